@@ -54,7 +54,7 @@ describe('naming conventions', () => {
 
   it('gives every operation a unique client method', () => {
     const names = operations.map(({ op }) => op['x-client-method']);
-    expect(names.every((n) => typeof n === 'string' && /^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)+$/.test(n))).toBe(true);
+    expect(names.every((n) => typeof n === 'string' && /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/.test(n))).toBe(true);
     expect(new Set(names).size).toBe(names.length);
     // A group cannot also be a method: `sites.git` and `sites.git.deploy` would collide in the client.
     for (const name of names) expect(names.some((other) => other.startsWith(`${name}.`)), name).toBe(false);
