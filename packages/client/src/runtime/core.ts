@@ -1,0 +1,196 @@
+// The request pipeline of one client: URL, bearer token, timeout, retries, error mapping,
+// validation and logging.
+import type { TokenSource } from './auth';
+import { ConnectionError, HostingApiError, RequestAbortedError, TimeoutError, errorForStatus } from './errors';
+import type { CallOptions, CallResult, ClientContext, OperationMeta } from './operation';
+import { DEFAULT_RETRY, isRetryableStatus, retryDelay, sleep, type RetryOptions } from './retry';
+import { describeTransportError, failedBeforeSending, send, type FetchLike } from './transport';
+import { loadDefaultSchemas, validateResponse, type OperationSchemas, type SchemaSource } from './validate';
+
+type LogFn = (message: string, fields?: Record<string, unknown>) => void;
+/** Any object with some of `debug`, `info`, `warn`, `error` (`console` works). */
+export type Logger = Partial<Record<'debug' | 'info' | 'warn' | 'error', LogFn>>;
+
+export interface CoreConfig {
+  baseUrl: string;
+  authUrl: string;
+  fetch: FetchLike;
+  timeout: number;
+  maxRetries: number;
+  retry: Required<RetryOptions>;
+  validate: boolean;
+  schemas?: SchemaSource;
+  logger?: Logger;
+  headers: Record<string, string>;
+}
+
+export interface SendRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | URLSearchParams;
+  auth: boolean;
+  idempotent: boolean;
+  operationId?: string;
+}
+
+const ms = (start: number) => Math.round(performance.now() - start);
+
+export class Core implements ClientContext {
+  readonly config: CoreConfig;
+  tokens: TokenSource | undefined;
+  #schemas: Promise<OperationSchemas> | undefined;
+
+  constructor(config: CoreConfig) {
+    this.config = config;
+  }
+
+  /** Entry point of every generated operation (through orval's function and the mutator). */
+  async call(meta: OperationMeta, url: string, init: RequestInit, options: CallOptions): Promise<CallResult> {
+    const base = meta.base === 'auth' ? this.config.authUrl : this.config.baseUrl;
+    const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined), ...options.headers };
+    let body = init.body as string | URLSearchParams | undefined | null;
+    if (body === null || (meta.method === 'GET' && !meta.bodyOnGet)) body = undefined;
+    if (body === undefined) delete headers['Content-Type'];
+    const result = await this.send(
+      { method: meta.method, url: base + url, headers, body, auth: meta.auth, idempotent: meta.idempotent, operationId: meta.id },
+      options,
+    );
+    if (options.validate ?? this.config.validate) {
+      validateResponse(await this.#loadSchemas(), meta.id, result.response.status, result.body, {
+        request: { method: meta.method, url: base + url },
+        operationId: meta.id,
+        response: result.response,
+      });
+    }
+    return result;
+  }
+
+  /** Sends a request with retries; resolves to the parsed body of a 2xx response, throws otherwise. */
+  async send(req: SendRequest, options: CallOptions = {}): Promise<CallResult> {
+    const maxRetries = options.maxRetries ?? this.config.maxRetries;
+    const timeout = options.timeout ?? this.config.timeout;
+    const request = { method: req.method, url: req.url };
+    const log = this.config.logger;
+    let refreshedAfter401 = false;
+
+    for (let attempt = 0; ; attempt++) {
+      if (options.signal?.aborted) throw aborted(req, options.signal);
+      const headers: Record<string, string> = { accept: 'application/json', ...this.config.headers, ...req.headers };
+      let token: string | undefined;
+      if (req.auth) {
+        if (!this.tokens) throw new Error('this client has no credentials: pass clientId and clientSecret, or accessToken, to createClient()');
+        token = await this.tokens.get();
+        headers.authorization = `Bearer ${token}`;
+      }
+
+      const started = performance.now();
+      log?.debug?.(`→ ${req.method} ${req.url}`, { method: req.method, url: req.url, attempt });
+      let outcome: { response: Response; body: unknown } | HostingApiError;
+      try {
+        outcome = await this.#attempt(req, headers, timeout, options.signal);
+      } catch (err) {
+        if (err instanceof HostingApiError) outcome = err;
+        else throw err;
+      }
+
+      if (outcome instanceof HostingApiError) {
+        const error = outcome;
+        const elapsed = ms(started);
+        if (error instanceof RequestAbortedError) throw error;
+        const canRetry =
+          attempt < maxRetries && (req.idempotent || (!(error instanceof TimeoutError) && failedBeforeSending(error.cause)));
+        if (!canRetry) {
+          log?.error?.(`✗ ${req.method} ${req.url} ${error.name}: ${error.message} (${elapsed} ms)`, { method: req.method, url: req.url, error: error.name, durationMs: elapsed });
+          throw error;
+        }
+        const delay = retryDelay(attempt, undefined, this.config.retry);
+        log?.warn?.(`↻ ${req.method} ${req.url} ${error.name}; retry ${attempt + 1}/${maxRetries} in ${delay} ms`, { method: req.method, url: req.url, attempt: attempt + 1, delayMs: delay });
+        await this.#wait(delay, req, options.signal);
+        continue;
+      }
+
+      const { response, body } = outcome;
+      const elapsed = ms(started);
+      log?.info?.(`← ${req.method} ${req.url} ${response.status} (${elapsed} ms)`, { method: req.method, url: req.url, status: response.status, durationMs: elapsed });
+      if (response.ok) return { body, response };
+
+      if (response.status === 401 && token !== undefined && !refreshedAfter401 && this.tokens) {
+        // One fresh token and one more try; this does not count against maxRetries.
+        refreshedAfter401 = true;
+        const fresh = await this.tokens.refresh(token);
+        if (fresh !== undefined) {
+          log?.warn?.(`↻ ${req.method} ${req.url} 401; retrying once with a new token`, { method: req.method, url: req.url });
+          attempt--;
+          continue;
+        }
+      }
+
+      const error = errorForStatus(response.status, body, { response, request, operationId: req.operationId });
+      if (attempt < maxRetries && req.idempotent && isRetryableStatus(response.status)) {
+        const delay = retryDelay(attempt, response.headers, this.config.retry);
+        log?.warn?.(`↻ ${req.method} ${req.url} ${response.status}; retry ${attempt + 1}/${maxRetries} in ${delay} ms`, { method: req.method, url: req.url, status: response.status, attempt: attempt + 1, delayMs: delay });
+        await this.#wait(delay, req, options.signal);
+        continue;
+      }
+      log?.error?.(`✗ ${req.method} ${req.url} ${response.status} ${error.message}`, { method: req.method, url: req.url, status: response.status });
+      throw error;
+    }
+  }
+
+  /** One try: send, read the whole body, parse JSON. Transport failures become ConnectionError/TimeoutError. */
+  async #attempt(req: SendRequest, headers: Record<string, string>, timeout: number, signal: AbortSignal | undefined) {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${timeout} ms`));
+    }, timeout);
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const request = { method: req.method, url: req.url };
+    try {
+      const response = await send({ method: req.method, url: req.url, headers, body: req.body, signal: controller.signal }, this.config.fetch);
+      const text = await response.text();
+      let body: unknown = undefined;
+      if (text) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      }
+      return { response, body };
+    } catch (err) {
+      if (timedOut) return new TimeoutError(`${req.method} ${req.url} timed out after ${timeout} ms`, { request, operationId: req.operationId, cause: err });
+      if (signal?.aborted) return aborted(req, signal);
+      return new ConnectionError(`${req.method} ${req.url} failed: ${describeTransportError(err)}`, { request, operationId: req.operationId, cause: err });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #wait(delay: number, req: SendRequest, signal: AbortSignal | undefined) {
+    try {
+      await sleep(delay, signal);
+    } catch {
+      throw aborted(req, signal);
+    }
+  }
+
+  #loadSchemas(): Promise<OperationSchemas> {
+    const source = this.config.schemas;
+    this.#schemas ??= typeof source === 'function' ? source() : source ? Promise.resolve(source) : loadDefaultSchemas();
+    this.#schemas.catch(() => (this.#schemas = undefined)); // try again on the next call
+    return this.#schemas;
+  }
+}
+
+function aborted(req: SendRequest, signal: AbortSignal | undefined): RequestAbortedError {
+  return new RequestAbortedError(`${req.method} ${req.url} was aborted`, {
+    request: { method: req.method, url: req.url },
+    operationId: req.operationId,
+    cause: signal?.reason,
+  });
+}
