@@ -1,0 +1,315 @@
+// Programmatic mock: Prism serves the bundled spec on a private port; a small node:http front
+// exposes it the way the real service is laid out (`<url>/v1/...` for the API, `<url>/auth/...`
+// for the two token operations) and turns Prism's own problem+json answers into the API's
+// error envelope.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export interface MockOptions {
+  /** Port of the front server; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Generated data instead of the spec's static examples. */
+  dynamic?: boolean;
+  /** Prism `--errors`: request and response violations answer as errors. */
+  errors?: boolean;
+  /** The OpenAPI file to serve. Default: HOSTING_API_SPEC or the bundle of @hosting-api/openapi. */
+  spec?: string;
+  /** Called with one line per request (`GET /v1/sites → 200`). */
+  onRequest?: (line: string) => void;
+}
+
+export interface RunningMock {
+  /** Root URL; the API base is `${url}/v1`, the auth URL is `url` itself. */
+  url: string;
+  baseUrl: string;
+  authUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The two token operations live at the auth root, outside /v1. */
+export const AUTH_PATHS = ['/auth/token', '/auth/revoke'];
+
+export const MESSAGES = {
+  badRequest: 'There was a problem processing your request.',
+  notFound: 'We could not locate the requested resources.',
+} as const;
+
+export function defaultSpecPath(): string {
+  if (process.env.HOSTING_API_SPEC) return process.env.HOSTING_API_SPEC;
+  try {
+    return require.resolve('@hosting-api/openapi/openapi.json');
+  } catch {
+    throw new Error(
+      'The bundled spec was not found. Run `pnpm --filter @hosting-api/openapi bundle` (or `pnpm mock` at the root), or set HOSTING_API_SPEC.',
+    );
+  }
+}
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const spec = options.spec ?? defaultSpecPath();
+  if (!existsSync(spec)) {
+    throw new Error(`Spec file not found: ${spec}. Run \`pnpm --filter @hosting-api/openapi bundle\` first.`);
+  }
+  const prismPort = await freePort();
+  const prism = await startPrism(spec, prismPort, options);
+  const front = http.createServer((req, res) => {
+    handle(req, res, prismPort, options.onRequest).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 502, envelope('Mock error', [String(error)]));
+      else res.destroy();
+    });
+  });
+  try {
+    await listen(front, options.port ?? 4010, options.host ?? '127.0.0.1');
+  } catch (error) {
+    await stopChild(prism);
+    throw error;
+  }
+  const address = front.address() as net.AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    authUrl: url,
+    stop() {
+      stopped ??= (async () => {
+        front.closeAllConnections();
+        await new Promise<void>((resolve) => front.close(() => resolve()));
+        await stopChild(prism);
+      })();
+      return stopped;
+    },
+  };
+}
+
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  prismPort: number,
+  onRequest?: (line: string) => void,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://mock');
+  const log = (status: number) => onRequest?.(`${method} ${url.pathname}${url.search} → ${status}`);
+  let target: string | undefined;
+  if (AUTH_PATHS.includes(url.pathname)) target = url.pathname;
+  else if (url.pathname.startsWith('/v1/') && !AUTH_PATHS.includes(url.pathname.slice(3))) {
+    target = url.pathname.slice(3);
+  }
+  if (target === undefined) {
+    const hint = url.pathname.startsWith('/v1')
+      ? 'The token operations are served at the auth root, outside /v1: POST /auth/token and POST /auth/revoke.'
+      : 'API operations are served under /v1 (for example GET /v1/sites); the token operations at POST /auth/token and POST /auth/revoke.';
+    log(404);
+    send(res, 404, envelope(MESSAGES.notFound, [`No operation at ${method} ${url.pathname}. ${hint}`]));
+    return;
+  }
+  const body = await readBody(req);
+  const upstream = await forward(prismPort, method, target + url.search, req.headers, body);
+  const rewritten = rewrite(method, url.pathname, upstream);
+  log(rewritten.status);
+  res.writeHead(rewritten.status, rewritten.headers);
+  res.end(rewritten.body);
+}
+
+interface Upstream {
+  status: number;
+  headers: http.OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+function forward(
+  port: number,
+  method: string,
+  path: string,
+  headers: http.IncomingHttpHeaders,
+  body: Buffer,
+): Promise<Upstream> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, headers: { ...headers, host: `127.0.0.1:${port}` } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 502, headers: { ...res.headers }, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+interface Problem {
+  type?: string;
+  title?: string;
+  detail?: string;
+  validation?: { location?: string[]; message?: string }[];
+}
+
+interface Violation {
+  location?: string[];
+  severity?: string;
+  message?: string;
+}
+
+/** Prism's own answers (problem+json) become the API's envelope; everything else passes as is. */
+function rewrite(method: string, path: string, up: Upstream): Upstream {
+  const type = String(up.headers['content-type'] ?? '');
+  if (type.includes('application/problem+json')) {
+    let problem: Problem = {};
+    try {
+      problem = JSON.parse(up.body.toString('utf8')) as Problem;
+    } catch {
+      // keep the empty problem: the status still says what happened
+    }
+    const kind = (problem.type ?? '').split(/[#/]/).pop() ?? '';
+    if (kind === 'NO_PATH_MATCHED_ERROR') {
+      return json(up, 404, envelope(MESSAGES.notFound, [`No operation at ${method} ${path} in the API description.`]));
+    }
+    if (kind === 'NO_METHOD_MATCHED_ERROR') {
+      return json(up, 405, envelope('Method Not Allowed', [`${path} has no ${method} operation in the API description.`]));
+    }
+    if (up.status === 422 || kind === 'UNPROCESSABLE_ENTITY') {
+      const errors = (problem.validation ?? []).map(describe);
+      return json(up, 400, envelope(MESSAGES.badRequest, errors.length ? errors : [problem.detail ?? 'Invalid request.']));
+    }
+    return json(up, up.status, envelope(problem.title ?? 'Mock error', [problem.detail ?? kind]));
+  }
+  // An invalid body gets the spec's own 400 example from Prism; name what was wrong in `errors`.
+  if (up.status === 400 && type.includes('application/json')) {
+    const violations = parseViolations(up.headers['sl-violations']);
+    if (violations.length) {
+      try {
+        const body = JSON.parse(up.body.toString('utf8')) as Record<string, unknown>;
+        if (body && typeof body === 'object' && body.errors === null) {
+          body.errors = violations.map(describe);
+          return json(up, 400, body);
+        }
+      } catch {
+        // not JSON after all: pass it on unchanged
+      }
+    }
+  }
+  return up;
+}
+
+function parseViolations(header: http.OutgoingHttpHeader | undefined): Violation[] {
+  if (typeof header !== 'string') return [];
+  try {
+    const list = JSON.parse(header) as Violation[];
+    return list.filter((v) => v.severity === 'Error' && v.location?.[0] === 'request');
+  } catch {
+    return [];
+  }
+}
+
+function describe(v: { location?: string[]; message?: string }): string {
+  const where = (v.location ?? []).filter((p) => p !== 'request').join('.');
+  return where ? `${where}: ${v.message ?? 'invalid'}` : (v.message ?? 'invalid');
+}
+
+function envelope(message: string, errors: string[]) {
+  return { message, data: null, errors };
+}
+
+function json(up: Upstream, status: number, value: unknown): Upstream {
+  const body = Buffer.from(JSON.stringify(value));
+  const headers = { ...up.headers, 'content-type': 'application/json', 'content-length': String(body.length) };
+  delete headers['transfer-encoding'];
+  return { status, headers, body };
+}
+
+function send(res: http.ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} on ${host} is in use. Pick another with --port, or stop what is listening there.`)
+          : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function startPrism(spec: string, port: number, options: MockOptions): Promise<ChildProcess> {
+  const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
+  const args = [cli, 'mock', spec, '--port', String(port), '--host', '127.0.0.1'];
+  if (options.dynamic) args.push('--dynamic');
+  if (options.errors) args.push('--errors');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`Prism did not start within 60 s:\n${output.slice(-2000)}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      // Prism logs every request; keep only enough of the start-up output to report a failure.
+      if (output.length < 20_000) output += chunk.toString('utf8');
+      if (output.includes('Prism is listening')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Prism exited (code ${code}) before listening:\n${output.slice(-2000)}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,372 @@
+// Dredd hooks for the contract gate. Dredd sends one request per documented response (its
+// "transactions") and checks the status code and Content-Type; these hooks
+//   - get a token from the target's token operation and authorise every request but the 401 ones,
+//   - send the token operations to the auth URL (they live outside /v1),
+//   - fill path parameters and bodies from the spec's examples or from the target data file,
+//   - against the mock, ask Prism for the documented non-2xx response with `Prefer: code=…`,
+//   - against a live target, skip writes unless CONTRACT_ALLOW_WRITES=1 and skip error
+//     responses that cannot be provoked without knowing the target's state,
+//   - validate every response body against the OpenAPI 3.1 schema with JSON Schema 2020-12 (Ajv),
+//     replacing Dredd's own body check, which compares only the keys of the first example.
+// Configuration comes from the environment that contract/run.mjs sets (see README).
+const hooks = require('hooks');
+const { readFileSync, writeFileSync } = require('node:fs');
+const { default: Ajv2020 } = require('ajv/dist/2020');
+const { default: addFormats } = require('ajv-formats');
+
+const env = process.env;
+const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
+const BASE_URL = new URL(env.CONTRACT_BASE_URL);
+const AUTH_URL = new URL(env.CONTRACT_AUTH_URL);
+const ALLOW_WRITES = env.CONTRACT_ALLOW_WRITES === '1';
+const ONLY = (env.CONTRACT_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const spec = JSON.parse(readFileSync(env.CONTRACT_SPEC_JSON, 'utf8'));
+const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
+
+/**
+ * Transactions skipped by name (`<operationId> <status>`), with the reason. Empty: against the
+ * mock every documented response is exercised. Add an entry here, never a silent skip.
+ */
+const SKIPS = {};
+
+const TOKEN_OPERATIONS = new Set(['createAccessToken', 'revokeAccessToken']);
+// Operations that only read, although some are POSTs (searches, validation, metric queries).
+const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
+
+// ---- the spec, indexed by method + path template --------------------------------------------
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const operations = new Map();
+for (const [path, item] of Object.entries(spec.paths)) {
+  for (const method of METHODS) {
+    const op = item[method];
+    if (!op) continue;
+    const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
+    operations.set(`${method.toUpperCase()} ${path}`, {
+      path,
+      method: method.toUpperCase(),
+      op,
+      params,
+      security: op.security ?? spec.security ?? [],
+    });
+  }
+}
+
+function deref(node) {
+  let current = node;
+  while (current && current.$ref) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+  }
+  return current;
+}
+
+function firstExample(media) {
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = Object.values(media.examples ?? {})[0];
+  return first ? deref(first).value : undefined;
+}
+
+// ---- JSON Schema 2020-12 validation of response bodies --------------------------------------
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+addFormats(ajv);
+ajv.addSchema({ ...spec, $id: 'spec.json' });
+const validators = new Map();
+function responseValidator(pointer) {
+  if (!validators.has(pointer)) validators.set(pointer, ajv.compile({ $ref: `spec.json#${pointer}` }));
+  return validators.get(pointer);
+}
+const escape = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Checks status and body against the spec; returns the list of problems (empty when it conforms). */
+function checkResponse(info, expectedStatus, real) {
+  const problems = [];
+  const documented = Object.keys(info.op.responses);
+  const actual = String(real.statusCode);
+  if (actual !== expectedStatus) {
+    problems.push(
+      `status ${actual}, expected ${expectedStatus}` +
+        (documented.includes(actual) ? '' : ` (${actual} is not documented for ${info.op.operationId})`),
+    );
+  }
+  // Validate against the schema of the status the server actually answered, if documented.
+  const status = documented.includes(actual) ? actual : expectedStatus;
+  const response = deref(info.op.responses[status]);
+  const content = response.content ?? {};
+  const body = real.body ?? '';
+  const type = header(real.headers, 'content-type') ?? '';
+  if (Object.keys(content).length === 0) {
+    if (body.length > 0) problems.push(`body: ${status} is documented without a body, got ${body.length} bytes`);
+    return problems;
+  }
+  const mediaType = Object.keys(content).find((m) => type.startsWith(m)) ?? null;
+  if (!mediaType) {
+    problems.push(`Content-Type "${type}" is not documented for ${status} (${Object.keys(content).join(', ')})`);
+    return problems;
+  }
+  if (!/json/.test(mediaType)) return problems;
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    problems.push(`body: not JSON: ${body.slice(0, 120)}`);
+    return problems;
+  }
+  const pointer = ['', 'paths', escape(info.path), info.method.toLowerCase(), 'responses', status, 'content', escape(mediaType), 'schema'].join('/');
+  const responseRef = info.op.responses[status].$ref;
+  const validate = responseValidator(
+    responseRef ? `${responseRef.slice(1)}/content/${escape(mediaType)}/schema` : pointer,
+  );
+  if (!validate(parsed)) {
+    for (const e of validate.errors) {
+      const extra = e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : e.keyword === 'additionalProperties' ? `: ${e.params.additionalProperty}` : '';
+      problems.push(`body${e.instancePath || ''} ${e.message}${extra}`);
+    }
+  }
+  return problems;
+}
+
+function header(headers, name) {
+  const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+  return key ? String(headers[key]) : undefined;
+}
+
+// ---- tokens ---------------------------------------------------------------------------------
+const tokenExample = firstExample(
+  deref(spec.paths['/auth/token'].post.requestBody).content['application/x-www-form-urlencoded'],
+);
+const credentials = {
+  client_id: env.CONTRACT_CLIENT_ID || tokenExample.client_id,
+  client_secret: env.CONTRACT_CLIENT_SECRET || tokenExample.client_secret,
+};
+let token;
+let tokenError;
+
+async function obtainToken() {
+  const url = new URL('auth/token', withSlash(AUTH_URL));
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...credentials }),
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const value = json?.data?.access_token;
+  if (res.status !== 200 || typeof value !== 'string') {
+    throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
+  }
+  return value;
+}
+
+const withSlash = (u) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
+
+hooks.beforeAll((transactions, done) => {
+  obtainToken().then(
+    (value) => {
+      token = value;
+      done();
+    },
+    (error) => {
+      tokenError = `could not obtain a token from the target: ${error.message}`;
+      console.error(`contract: ${tokenError}`);
+      done();
+    },
+  );
+});
+
+// ---- building each request ------------------------------------------------------------------
+function keyOf(info, status) {
+  return `${info.op.operationId} ${status}`;
+}
+
+function lookup(transaction) {
+  return operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
+}
+
+/** Why this transaction is not run, or undefined to run it. */
+function skipReason(info, status, key, override) {
+  if (ONLY.length && !ONLY.includes(info.op.operationId) && !ONLY.includes(key)) {
+    return 'not selected (CONTRACT_ONLY)';
+  }
+  if (SKIPS[key]) return SKIPS[key];
+  if (MODE === 'mock') return undefined;
+  const id = info.op.operationId;
+  const writes = !READ_VERBS.test(id) && !TOKEN_OPERATIONS.has(id);
+  if (writes && !ALLOW_WRITES) return 'live: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
+  if (override || status.startsWith('2') || status === '401') return undefined;
+  if (TOKEN_OPERATIONS.has(id) && status === '400') return undefined;
+  if (status === '404') {
+    const last = info.params.filter((p) => p.in === 'path').pop();
+    if (last && data.missing?.[last.name] !== undefined) return undefined;
+    if (last) return `live: needs an id that does not exist on the target (CONTRACT_TARGET_DATA missing.${last.name})`;
+  }
+  return `live: a ${status} depends on the target's state; give the request in CONTRACT_TARGET_DATA requests["${key}"]`;
+}
+
+function buildUri(info, status, transactionUri, override) {
+  const [, query = ''] = transactionUri.split('?');
+  const values = { ...(data.params ?? {}), ...(override?.params ?? {}) };
+  // In live mode a 404 is provoked with an id that does not exist (the last path parameter).
+  if (MODE === 'live' && status === '404' && !override?.params) {
+    const last = info.params.filter((p) => p.in === 'path').pop();
+    if (last) values[last.name] = data.missing[last.name];
+  }
+  let path = info.path;
+  for (const p of info.params.filter((x) => x.in === 'path')) {
+    const value = values[p.name] ?? p.example;
+    path = path.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+  }
+  const search = new URLSearchParams(query);
+  for (const p of info.params.filter((x) => x.in === 'query')) {
+    if (values[p.name] !== undefined) search.set(p.name, String(values[p.name]));
+  }
+  for (const [name, value] of Object.entries(override?.query ?? {})) search.set(name, String(value));
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function buildBody(info, status, override) {
+  const requestBody = info.op.requestBody ? deref(info.op.requestBody) : undefined;
+  if (!requestBody) return undefined;
+  const [mediaType, media] = Object.entries(requestBody.content)[0];
+  let value = override?.body ?? data.bodies?.[info.op.operationId] ?? firstExample(media);
+  if (info.op.operationId === 'createAccessToken') {
+    value = { grant_type: 'client_credentials', ...credentials };
+    // Live: a request without the required credentials must get the documented 400.
+    if (MODE === 'live' && status === '400') value = { grant_type: 'client_credentials' };
+  }
+  if (info.op.operationId === 'revokeAccessToken') {
+    value = { token: 'set in beforeEach', ...credentials };
+    if (MODE === 'live' && status === '400') value = {};
+  }
+  if (value === undefined) return { mediaType, text: '' };
+  const text = mediaType === 'application/x-www-form-urlencoded' ? new URLSearchParams(value).toString() : JSON.stringify(value);
+  return { mediaType, text, value };
+}
+
+hooks.beforeEach((transaction, done) => {
+  const info = lookup(transaction);
+  const status = String(transaction.expected.statusCode);
+  if (!info) {
+    transaction.fail = `no operation ${transaction.request.method} ${transaction.origin.resourceName} in the spec`;
+    transaction.contract = { key: transaction.name, status };
+    return done();
+  }
+  const key = keyOf(info, status);
+  const override = data.requests?.[key];
+  transaction.contract = { key, operationId: info.op.operationId, status };
+  const reason = skipReason(info, status, key, override);
+  if (reason) {
+    transaction.skip = true;
+    transaction.contract.reason = reason;
+    return done();
+  }
+
+  // Where the request goes: the token operations live at the auth URL, the rest under the base URL.
+  const root = TOKEN_OPERATIONS.has(info.op.operationId) ? AUTH_URL : BASE_URL;
+  const uri = buildUri(info, status, transaction.request.uri, override);
+  transaction.protocol = root.protocol;
+  transaction.host = root.hostname;
+  transaction.port = root.port || (root.protocol === 'https:' ? '443' : '80');
+  transaction.fullPath = `${root.pathname.replace(/\/$/, '')}${uri}`;
+  transaction.request.uri = uri;
+
+  const headers = transaction.request.headers;
+  // Ask for the media type of this transaction (Dredd makes one per documented media type).
+  headers.Accept = transaction.expected.headers?.['Content-Type'] ?? 'application/json';
+  delete headers.Authorization;
+  const needsAuth = info.security.length > 0 && !info.security.some((s) => Object.keys(s).length === 0);
+  if (needsAuth && status !== '401') {
+    if (!token) {
+      transaction.fail = tokenError ?? 'no token';
+      return done();
+    }
+    headers.Authorization = `Bearer ${token}`;
+  }
+  if (MODE === 'mock' && !status.startsWith('2') && status !== '401') headers.Prefer = `code=${status}`;
+  Object.assign(headers, override?.headers ?? {});
+
+  const body = buildBody(info, status, override);
+  if (body) {
+    headers['Content-Type'] = body.mediaType;
+    transaction.request.body = body.text;
+  } else {
+    delete headers['Content-Type'];
+    transaction.request.body = '';
+  }
+
+  // Revoking: use a token of its own, so the run's token stays valid.
+  if (info.op.operationId === 'revokeAccessToken' && status.startsWith('2')) {
+    obtainToken().then(
+      (throwaway) => {
+        transaction.contract.revokes = throwaway;
+        transaction.request.body = new URLSearchParams({ ...body.value, token: throwaway }).toString();
+        done();
+      },
+      (error) => {
+        transaction.fail = `could not obtain a token to revoke: ${error.message}`;
+        done();
+      },
+    );
+    return;
+  }
+  done();
+});
+
+// Dredd's own body check compares the keys of the first example with the response; the full
+// schema check in afterEach replaces it (Dredd still checks the status code and Content-Type).
+hooks.beforeEachValidation((transaction) => {
+  delete transaction.expected.body;
+  delete transaction.expected.bodySchema;
+});
+
+const results = [];
+hooks.afterEach((transaction, done) => {
+  const c = transaction.contract ?? { key: transaction.name, status: String(transaction.expected.statusCode) };
+  const record = { key: c.key, name: transaction.name, operationId: c.operationId, status: c.status };
+  if (transaction.skip) {
+    results.push({ ...record, outcome: 'skip', reason: c.reason ?? 'skipped' });
+    return done();
+  }
+  const problems = [];
+  if (transaction.fail) problems.push(String(transaction.fail));
+  if (!transaction.real) {
+    problems.push(transaction.fail ? 'not sent' : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`);
+  } else {
+    const info = lookup(transaction);
+    if (info) problems.push(...checkResponse(info, c.status, transaction.real));
+    // Dredd's own findings (status, Content-Type) when the schema check found nothing else.
+    if (!problems.length && transaction.test && transaction.test.valid === false && transaction.test.message) {
+      problems.push(...transaction.test.message.trim().split('\n').map((m) => `dredd: ${m}`));
+    }
+  }
+  if (problems.length) {
+    transaction.fail = problems.join('; ');
+    if (transaction.test) transaction.test.message = `${transaction.test.message ?? ''}${problems.join('\n')}\n`;
+  }
+  results.push({ ...record, outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined });
+  // A service that hands out the same token again: the revoked one was ours, get a fresh one.
+  if (c.revokes && c.revokes === token) {
+    obtainToken().then(
+      (value) => {
+        token = value;
+        done();
+      },
+      () => done(),
+    );
+    return;
+  }
+  done();
+});
+
+hooks.afterAll((transactions, done) => {
+  if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));
+  done();
+});

@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+// The contract gate: runs Dredd with contract/hooks.cjs against the mock or a live target and
+// prints what was tested. See test/contract/README.md.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+
+const HELP = `Usage: node contract/run.mjs (--mock | --live) [--only IDS] [--report FILE] [--results FILE]
+
+  --mock          run against the Prism mock (started here, or CONTRACT_MOCK_URL if set);
+                  every documented response must be exercised and pass
+  --live          run against CONTRACT_BASE_URL / CONTRACT_AUTH_URL with CONTRACT_CLIENT_ID /
+                  CONTRACT_CLIENT_SECRET; read-only unless CONTRACT_ALLOW_WRITES=1
+  --only IDS      comma-separated operationIds or "<operationId> <status>" (also CONTRACT_ONLY)
+  --report FILE   write {"passed": N, "failed": N, "skipped": N} (for CI totals)
+  --results FILE  write every transaction's outcome as JSON
+
+Other variables: CONTRACT_TARGET_DATA (JSON file with ids and requests that fit the target),
+HOSTING_API_SPEC (spec file instead of the bundle), CONTRACT_DREDD_LOGLEVEL (default "error").`;
+
+const LIVE_VARS = {
+  CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
+  CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (e.g. https://auth.example.com)',
+  CONTRACT_CLIENT_ID: "the API application's client id",
+  CONTRACT_CLIENT_SECRET: "the API application's client secret",
+};
+
+function usage(message) {
+  process.stderr.write(`contract: ${message}\n\n${HELP}\n`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      mock: { type: 'boolean', default: false },
+      live: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      report: { type: 'string' },
+      results: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (error) {
+  usage(error.message);
+}
+if (values.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+if (values.mock === values.live) usage('say which target: --mock or --live.');
+const mode = values.live ? 'live' : 'mock';
+const only = values.only ?? process.env.CONTRACT_ONLY ?? '';
+
+function specFile(ext) {
+  if (process.env.HOSTING_API_SPEC) return resolve(process.env.HOSTING_API_SPEC);
+  try {
+    return require.resolve(`@hosting-api/openapi/openapi.${ext}`);
+  } catch {
+    usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
+  }
+}
+const specJson = specFile('json');
+const specForDredd = specFile('yaml');
+for (const f of [specJson, specForDredd]) if (!existsSync(f)) usage(`spec file not found: ${f}`);
+const targetData = process.env.CONTRACT_TARGET_DATA;
+if (targetData && !existsSync(targetData)) usage(`CONTRACT_TARGET_DATA names a file that does not exist: ${targetData}`);
+
+const started = Date.now();
+let baseUrl;
+let authUrl;
+let mock;
+if (mode === 'live') {
+  const missing = Object.keys(LIVE_VARS).filter((name) => !process.env[name]);
+  if (missing.length) {
+    process.stderr.write(
+      `contract:live needs these environment variables, which are not set:\n` +
+        missing.map((name) => `  ${name}  ${LIVE_VARS[name]}\n`).join('') +
+        `Writes (create, change, delete) run only with CONTRACT_ALLOW_WRITES=1.\n`,
+    );
+    process.exit(2);
+  }
+  baseUrl = process.env.CONTRACT_BASE_URL;
+  authUrl = process.env.CONTRACT_AUTH_URL;
+} else if (process.env.CONTRACT_MOCK_URL) {
+  authUrl = process.env.CONTRACT_MOCK_URL.replace(/\/$/, '');
+  baseUrl = `${authUrl}/v1`;
+} else {
+  const { startMock } = await import('@hosting-api/mock');
+  mock = await startMock({ port: 0, spec: specJson });
+  ({ baseUrl, authUrl } = mock);
+}
+for (const [name, value] of [['base URL', baseUrl], ['auth URL', authUrl]]) {
+  try {
+    new URL(value);
+  } catch {
+    usage(`the ${name} is not a URL: "${value}"`);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'contract-'));
+const resultsFile = join(work, 'results.json');
+console.log(`Contract gate: ${mode} target, base URL ${baseUrl}, auth URL ${authUrl}`);
+if (mode === 'live') {
+  console.log(process.env.CONTRACT_ALLOW_WRITES === '1' ? 'Writes allowed (CONTRACT_ALLOW_WRITES=1).' : 'Read-only: operations that change the target are skipped.');
+}
+
+const dredd = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');
+const args = [
+  dredd,
+  specForDredd,
+  baseUrl,
+  `--hookfiles=${join(here, 'hooks.cjs')}`,
+  '--language=nodejs',
+  '--reporter=dot',
+  `--loglevel=${process.env.CONTRACT_DREDD_LOGLEVEL ?? 'error'}`,
+];
+const code = await new Promise((done) => {
+  const child = spawn(process.execPath, args, {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      CONTRACT_MODE: mode,
+      CONTRACT_BASE_URL: baseUrl,
+      CONTRACT_AUTH_URL: authUrl,
+      CONTRACT_SPEC_JSON: specJson,
+      CONTRACT_RESULTS: resultsFile,
+      CONTRACT_ONLY: only,
+      NODE_NO_WARNINGS: '1',
+    },
+  });
+  child.on('exit', (status) => done(status ?? 1));
+});
+await mock?.stop();
+
+// ---- what was tested ------------------------------------------------------------------------
+const spec = JSON.parse(readFileSync(specJson, 'utf8'));
+const documented = [];
+for (const item of Object.values(spec.paths)) {
+  for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+    const op = item[method];
+    if (op) for (const status of Object.keys(op.responses)) documented.push(`${op.operationId} ${status}`);
+  }
+}
+const operationIds = new Set(documented.map((k) => k.split(' ')[0]));
+const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')).results : [];
+rmSync(work, { recursive: true, force: true });
+
+const by = (outcome) => results.filter((r) => r.outcome === outcome);
+const passed = by('pass');
+const failed = by('fail');
+const skipped = by('skip');
+const passedKeys = new Set(passed.map((r) => r.key));
+const skippedKeys = new Set(skipped.map((r) => r.key));
+const seenKeys = new Set(results.map((r) => r.key));
+// Documented responses Dredd made no transaction for, or that were neither passed nor skipped.
+const notGenerated = documented.filter((k) => !seenKeys.has(k));
+const exercisedOps = new Set(passed.map((r) => r.operationId));
+const onlyIds = only.split(',').map((s) => s.trim()).filter(Boolean);
+const gaps = mode === 'mock' && onlyIds.length === 0 ? notGenerated : [];
+
+const lines = [''];
+lines.push(
+  `Operations: ${operationIds.size} in the spec, ${exercisedOps.size} exercised with at least one passing transaction.`,
+  `Responses: ${documented.length} documented, ${passedKeys.size} passed, ${new Set(failed.map((r) => r.key)).size} failed, ${[...skippedKeys].filter((k) => !passedKeys.has(k)).length} skipped.`,
+  `Transactions: ${results.length} run by Dredd: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped.`,
+);
+const reasons = new Map();
+for (const r of skipped) reasons.set(r.reason, [...(reasons.get(r.reason) ?? []), r.key]);
+for (const [reason, keys] of reasons) {
+  lines.push(`Skipped (${keys.length}): ${reason}`);
+  for (const key of keys.slice(0, 200)) lines.push(`  - ${key}`);
+}
+if (notGenerated.length) {
+  lines.push(`Documented responses with no Dredd transaction (${notGenerated.length}):`);
+  for (const key of notGenerated) lines.push(`  - ${key}`);
+}
+for (const r of failed) lines.push(`FAILED ${r.key} (${r.name}):\n    ${r.errors.join('\n    ')}`);
+let failures = failed.length + gaps.length;
+if (code !== 0 && failures === 0) {
+  lines.push(`Dredd exited with code ${code} without a failing transaction: see its output above.`);
+  failures = 1;
+}
+lines.push(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+lines.push(`Contract (${mode}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`);
+console.log(lines.join('\n'));
+
+const summary = { passed: passed.length, failed: failures, skipped: skipped.length };
+if (values.report) {
+  mkdirSync(dirname(resolve(values.report)), { recursive: true });
+  writeFileSync(values.report, `${JSON.stringify(summary)}\n`);
+}
+if (values.results) writeFileSync(values.results, JSON.stringify({ mode, summary, gaps, results }, null, 1));
+process.exit(failures === 0 ? 0 : 1);
