@@ -73,6 +73,7 @@ export class Core implements ClientContext {
     const request = { method: req.method, url: req.url };
     const log = this.config.logger;
     let refreshedAfter401 = false;
+    let freshToken: string | undefined;
 
     for (let attempt = 0; ; attempt++) {
       if (options.signal?.aborted) throw aborted(req, options.signal);
@@ -80,7 +81,8 @@ export class Core implements ClientContext {
       let token: string | undefined;
       if (req.auth) {
         if (!this.tokens) throw new Error('this client has no credentials: pass clientId and clientSecret, or accessToken, to createClient()');
-        token = await this.tokens.get();
+        token = freshToken ?? (await this.tokens.get());
+        freshToken = undefined;
         headers.authorization = `Bearer ${token}`;
       }
 
@@ -120,6 +122,7 @@ export class Core implements ClientContext {
         refreshedAfter401 = true;
         const fresh = await this.tokens.refresh(token);
         if (fresh !== undefined) {
+          freshToken = fresh;
           log?.warn?.(`↻ ${req.method} ${req.url} 401; retrying once with a new token`, { method: req.method, url: req.url });
           attempt--;
           continue;

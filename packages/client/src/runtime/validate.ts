@@ -7,8 +7,8 @@ export interface SchemaLike {
   safeParse(value: unknown): { success: true } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
 }
 
-/** Per-operation schemas keyed by operationId: `{ getSite: { response: schema } }`. */
-export type OperationSchemas = Record<string, { response?: SchemaLike | Record<string, SchemaLike> } | undefined>;
+/** Per-operation schemas keyed by operationId: `{ getSite: { response: schema, responses: { 200: schema } } }`. */
+export type OperationSchemas = Record<string, { response?: SchemaLike; responses?: Record<number, SchemaLike> } | undefined>;
 
 export type SchemaSource = OperationSchemas | (() => Promise<OperationSchemas>);
 
@@ -34,9 +34,10 @@ function formatPath(path: PropertyKey[]): string {
 
 /** Throws `ResponseValidationError` naming the operation and the failing paths. */
 export function validateResponse(schemas: OperationSchemas, operationId: string, status: number, body: unknown, errorOptions: HostingApiErrorOptions): void {
-  const entry = schemas[operationId]?.response;
-  const schema = isSchema(entry) ? entry : entry?.[String(status)];
+  const entry = schemas[operationId];
+  const schema = entry?.responses?.[status] ?? entry?.response;
   if (!isSchema(schema)) {
+    if (entry && body === undefined) return; // no JSON body to check (e.g. a download or an empty answer)
     throw new ResponseValidationError(`${operationId}: no response schema for status ${status} to validate against`, { ...errorOptions, status, body, issues: [] });
   }
   const result = schema.safeParse(body);
