@@ -1,0 +1,77 @@
+// What an area file exports: handlers keyed by operationId, typed from the spec.
+//   export default defineArea({ getSiteNote: (ctx) => ({ data: noteView(ctx.note(...)) }) })
+import type { FastifyRequest } from 'fastify';
+import { notFound } from './errors.js';
+import type { TokenRecord } from './auth.js';
+import type { SandboxRuntime } from './runtime.js';
+import type { SandboxState, SiteRecord } from './state.js';
+import type { OpBody, OpData, OperationId, OpPath, OpQuery, Page } from './types.js';
+
+export interface Ctx<K extends OperationId> {
+  operationId: K;
+  /** Path parameters, coerced (ids are numbers) and validated. */
+  params: OpPath<K>;
+  /** Query parameters, coerced and validated; absent ones are absent. */
+  query: OpQuery<K>;
+  /** The validated body (JSON or form-encoded); undefined when none was sent and none is required. */
+  body: OpBody<K>;
+  rt: SandboxRuntime;
+  /** Shorthand for rt.state (read it per call: reset replaces it). */
+  state: SandboxState;
+  /** The caller's token; null only on the two token operations. */
+  token: TokenRecord | null;
+  request: FastifyRequest;
+  /** The site of the account with that id, or a 404. */
+  site(id: number): SiteRecord;
+  /** Writes an activity entry attributed to this request (source `api.v1`). */
+  activity(name: string, description: string, message: string, siteId?: number | null): void;
+}
+
+/** The success envelope's parts; the server adds `errors: null`. */
+export interface JsonResult<K extends OperationId> {
+  data: OpData<K>;
+  message?: string;
+  /** Defaults to the spec's success status. */
+  status?: number;
+  page?: Page;
+}
+/** A non-envelope answer (no-content token revoke, archive downloads). */
+export interface RawResult {
+  raw: true;
+  status?: number;
+  contentType?: string;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+export type Result<K extends OperationId> = JsonResult<K> | RawResult;
+export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Result<K> | Promise<Result<K>>;
+export type AreaHandlers = { [K in OperationId]?: Handler<K> };
+
+export const defineArea = <T extends AreaHandlers>(handlers: T): T => handlers;
+
+export function makeCtx<K extends OperationId>(
+  rt: SandboxRuntime,
+  operationId: K,
+  request: FastifyRequest,
+  token: TokenRecord | null,
+  input: { params: unknown; query: unknown; body: unknown },
+): Ctx<K> {
+  return {
+    operationId,
+    params: input.params as OpPath<K>,
+    query: input.query as OpQuery<K>,
+    body: input.body as OpBody<K>,
+    rt,
+    state: rt.state,
+    token,
+    request,
+    site(id: number) {
+      const site = rt.state.sites.find((s) => s.id === id);
+      if (!site) throw notFound();
+      return site;
+    },
+    activity(name, description, message, siteId = null) {
+      rt.logActivity({ name, description, message, siteId, request });
+    },
+  };
+}

@@ -1,0 +1,160 @@
+// Account: profile, defaults, activity log (filters, paging, 60-day retention), add-ons.
+import { defineArea } from '../area.js';
+import { badRequest } from '../errors.js';
+import { capacity, DATACENTERS, PHP_VERSIONS } from '../model/sites.js';
+import { paginate } from '../pagination.js';
+import type { ActivityRecord, SandboxState } from '../state.js';
+import type { Schema } from '../types.js';
+
+const DAY = 86_400_000;
+export const ACCOUNT_LOG_RETENTION_DAYS = 60;
+export const SITE_LOG_RETENTION_DAYS = 30;
+export const ACTIVITY_MAX_PER_PAGE = 50;
+
+export const ACCOUNT_ACTIONS: Schema<'ActivityAction'>[] = [
+  { name: 'site.created', description: 'A site was created.' },
+  { name: 'site.deleted', description: 'A site was deleted.' },
+  { name: 'site.updated', description: 'A site was updated.' },
+  { name: 'site.cloned', description: 'A site was cloned.' },
+  { name: 'site.converted', description: 'A site was converted.' },
+  { name: 'site.disabled', description: 'A site was disabled.' },
+  { name: 'site.enabled', description: 'A site was enabled.' },
+  { name: 'settings', description: 'Account settings were changed.' },
+  { name: 'report.page_views', description: 'A page views report was generated.' },
+  { name: 'report.space_usage', description: 'A space usage report was generated.' },
+  { name: 'performance_report.screenshot', description: 'A performance report screenshot was taken.' },
+  { name: 'backup.downloaded', description: 'A backup was downloaded.' },
+];
+
+/** Public fields of an activity entry (drops the internal siteId). */
+export const activityView = ({ siteId: _s, ...entry }: ActivityRecord): Schema<'ActivityLogEntry'> => ({ ...entry });
+
+const FILTER_FIELDS = {
+  action: 'name',
+  account_email: 'accountEmail',
+  ip_address: 'ipAddress',
+  source: 'source',
+} as const;
+
+/**
+ * The shared activity-log search of POST /account/logs/activity and
+ * POST /sites/{site_id}/logs/activity: retention window, filters (all must match), newest first,
+ * at most 50 per page.
+ */
+export function searchActivity(
+  state: SandboxState,
+  now: number,
+  input: { page?: number; per_page?: number; filters?: Schema<'ActivityLogFilter'>[] } | undefined,
+  scope: { siteId?: number; retentionDays: number },
+) {
+  const perPage = input?.per_page ?? ACTIVITY_MAX_PER_PAGE;
+  const page = input?.page ?? 1;
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > ACTIVITY_MAX_PER_PAGE) {
+    throw badRequest(`body.per_page: must be an integer from 1 to ${ACTIVITY_MAX_PER_PAGE}`);
+  }
+  if (!Number.isInteger(page) || page < 1) throw badRequest('body.page: must be an integer of at least 1');
+  const filters = input?.filters ?? [];
+  filters.forEach((f, i) => {
+    if (!(f.field in FILTER_FIELDS)) {
+      throw badRequest(`body.filters.${i}.field: must be one of ${Object.keys(FILTER_FIELDS).join(', ')}`);
+    }
+    if (f.operator !== 'equals' && f.operator !== 'contains') {
+      throw badRequest(`body.filters.${i}.operator: must be equals or contains`);
+    }
+  });
+  const since = now - scope.retentionDays * DAY;
+  const matches = state.activity
+    .filter((e) => Date.parse(e.timestamp) >= since)
+    .filter((e) => scope.siteId === undefined || e.siteId === scope.siteId)
+    .filter((e) =>
+      filters.every((f) => {
+        const value = String(e[FILTER_FIELDS[f.field]] ?? '').toLowerCase();
+        const wanted = f.value.toLowerCase();
+        return f.operator === 'equals' ? value === wanted : value.includes(wanted);
+      }),
+    )
+    .sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.id - a.id);
+  const { items, page: block } = paginate(matches, page, perPage);
+  return { data: items.map(activityView), page: block };
+}
+
+function attachedView(state: SandboxState): Schema<'AttachedAddon'>[] {
+  return state.attachedAddons.flatMap((a) => {
+    const addon = state.addons.find((x) => x.id === a.addonId);
+    return addon ? [{ name: addon.name, quantity: a.quantity }] : [];
+  });
+}
+
+export default defineArea({
+  getAccount: ({ state }) => {
+    const { account } = state;
+    return {
+      data: {
+        affiliate: account.affiliate,
+        collaboratorCount: new Set(state.collaborators.map((c) => c.email)).size,
+        email: account.email,
+        name: account.name,
+        organization: account.organization,
+        phoneNumber: account.phoneNumber,
+        productName: account.productName,
+        avatar: account.avatar,
+        pageViews: structuredClone(account.pageViews),
+        preview: account.preview,
+        defaultPhpVersion: account.defaultPhpVersion,
+        defaultDatacenter: account.defaultDatacenter,
+        maxSites: account.maxSites,
+        sitesCount: state.sites.length,
+        capacity: capacity(state),
+        recent_activity: [...state.activity]
+          .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+          .slice(0, 5)
+          .map(activityView),
+      },
+    };
+  },
+
+  updateAccount: (ctx) => {
+    const { body, state } = ctx;
+    const hasPhp = body.php_version !== undefined;
+    const hasDc = body.datacenter_code !== undefined;
+    if (!hasPhp && !hasDc) throw badRequest('body: send php_version or datacenter_code');
+    if (hasPhp && !PHP_VERSIONS.includes(body.php_version as string)) {
+      throw badRequest(`body.php_version: must be one of ${PHP_VERSIONS.join(', ')}`);
+    }
+    const dc = body.datacenter_code;
+    if (hasDc && dc !== null && !DATACENTERS.some((d) => d.code === dc)) {
+      throw badRequest(`body.datacenter_code: must be one of ${DATACENTERS.map((d) => d.code).join(', ')} or null`);
+    }
+    if (hasPhp) state.account.defaultPhpVersion = body.php_version as string;
+    if (hasDc) state.account.defaultDatacenter = dc ?? null;
+    const changes = [
+      hasPhp ? `default PHP version ${body.php_version}` : '',
+      hasDc ? `default datacenter ${dc ?? 'none'}` : '',
+    ].filter(Boolean);
+    ctx.activity('settings', 'Account settings changed', `Account settings changed: ${changes.join(', ')}.`);
+    return { data: null };
+  },
+
+  searchAccountActivityLogs: ({ body, state, rt }) =>
+    searchActivity(state, rt.clock.now(), body, { retentionDays: ACCOUNT_LOG_RETENTION_DAYS }),
+
+  listAccountActivityActions: () => ({ data: ACCOUNT_ACTIONS.map((a) => ({ ...a })) }),
+
+  listAccountAddons: ({ state }) => ({ data: state.addons.map((a) => ({ ...a })) }),
+
+  listAttachedAccountAddons: ({ state }) => ({ data: attachedView(state) }),
+
+  updateAccountAddon: (ctx) => {
+    const { body, state } = ctx;
+    const addon = state.addons.find((a) => a.id === body.addon_id);
+    if (!addon) throw badRequest(`body.addon_id: no add-on with id ${body.addon_id}`);
+    if (!Number.isInteger(body.quantity) || body.quantity < 0) {
+      throw badRequest('body.quantity: must be an integer of at least 0');
+    }
+    // quantity is the total wanted, not an increment; 0 detaches.
+    state.attachedAddons = state.attachedAddons.filter((a) => a.addonId !== addon.id);
+    if (body.quantity > 0) state.attachedAddons.push({ addonId: addon.id, quantity: body.quantity });
+    ctx.activity('settings', 'Account add-ons changed', `Add-on ${addon.name} set to quantity ${body.quantity}.`);
+    return { data: attachedView(state) };
+  },
+});

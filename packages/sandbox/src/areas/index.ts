@@ -1,0 +1,28 @@
+// The area registry: every area file's handlers, merged. A duplicate operationId is a startup
+// error, so two areas cannot silently claim the same operation.
+import type { AreaHandlers } from '../area.js';
+import account from './account.js';
+import notes from './notes.js';
+import sites from './sites.js';
+import token from './token.js';
+
+const areas: Record<string, AreaHandlers> = { token, account, sites, notes };
+
+function merge(all: Record<string, AreaHandlers>): AreaHandlers {
+  const merged: Record<string, unknown> = {};
+  const owner: Record<string, string> = {};
+  for (const [area, handlers] of Object.entries(all)) {
+    for (const [operationId, handler] of Object.entries(handlers)) {
+      if (owner[operationId]) {
+        throw new Error(`operation ${operationId} is handled by both ${owner[operationId]} and ${area}`);
+      }
+      owner[operationId] = area;
+      merged[operationId] = handler;
+    }
+  }
+  return merged as AreaHandlers;
+}
+
+export const handlers = merge(areas);
+export const areaOf = (operationId: string) =>
+  Object.entries(areas).find(([, h]) => operationId in h)?.[0];

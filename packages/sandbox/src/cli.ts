@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// hosting-api-sandbox: runs the stateful sandbox until interrupted.
+import { parseArgs } from 'node:util';
+import { DEFAULT_CLIENTS, startSandbox, type ClientConfig } from './index.js';
+import { validationSource } from './validators.js';
+
+const HELP = `Usage: hosting-api-sandbox [options]
+
+Stateful sandbox of the Hosting Platform Management API v1 on localhost.
+The API is served under <url>/v1 and the token operations at <url>/auth/token.
+
+Options:
+  --port N                  port to listen on (default 4011; 0 picks a free one)
+  --host HOST               address to bind (default 127.0.0.1)
+  --client-id ID            client id accepted by POST /auth/token (with --client-secret);
+                            replaces the default owner client (scopes authorized, owner, git_edit)
+  --client-secret SECRET    its client secret
+  --seed FILE               load the state from a JSON fixture (a dump of GET /__sandbox/state)
+  --speed N                 virtual time per real time (default 1; 0 freezes the clock,
+                            60 makes a 30-second deploy take half a second)
+  --webhook-url URL         POST webhook events of queued operations to URL
+  -h, --help                show this help
+
+Control routes (no token): POST /__sandbox/reset, GET|POST /__sandbox/clock
+({"advance": "30s"}), GET|DELETE /__sandbox/webhooks, GET|PUT /__sandbox/state,
+GET /__sandbox/operations.`;
+
+function fail(message: string): never {
+  console.error(`hosting-api-sandbox: ${message}\nRun with --help for usage.`);
+  process.exit(2);
+}
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      seed: { type: 'string' },
+      speed: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const str = (name: string) => values[name] as string | undefined;
+const port = str('port') === undefined ? 4011 : Number(str('port'));
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got "${str('port')}"`);
+const speed = str('speed') === undefined ? 1 : Number(str('speed'));
+if (!Number.isFinite(speed) || speed < 0) fail(`--speed must be a number ≥ 0, got "${str('speed')}"`);
+const clientId = str('client-id');
+const clientSecret = str('client-secret');
+if ((clientId === undefined) !== (clientSecret === undefined)) fail('--client-id and --client-secret go together');
+const webhookUrl = str('webhook-url');
+if (webhookUrl !== undefined) {
+  try {
+    const u = new URL(webhookUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    fail(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`);
+  }
+}
+const clients: ClientConfig[] = clientId
+  ? [{ clientId, clientSecret: clientSecret!, scopes: ['authorized', 'owner', 'git_edit'] }, DEFAULT_CLIENTS[1]!]
+  : DEFAULT_CLIENTS;
+
+try {
+  const sandbox = await startSandbox({
+    port,
+    host: str('host') ?? '127.0.0.1',
+    clients,
+    seed: str('seed'),
+    speed,
+    webhookUrl,
+  });
+  console.log(`Hosting API sandbox listening
+  API:      ${sandbox.url}
+  Auth:     ${sandbox.authUrl}/auth/token
+  Speed:    ${speed}× virtual time${speed === 0 ? ' (frozen: POST /__sandbox/clock to advance)' : ''}
+  Seed:     ${str('seed') ?? 'built-in account'}
+  Validation: ${validationSource === 'schemas' ? '@hosting-api/schemas' : 'off (@hosting-api/schemas not built)'}
+  Credentials accepted (client_id / client_secret → scopes):`);
+  for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);
+  const shutdown = () => {
+    sandbox.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === 'EADDRINUSE') fail(`port ${port} is in use: pick another with --port`);
+  fail(e.message);
+}

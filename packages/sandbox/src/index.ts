@@ -1,0 +1,128 @@
+// Programmatic entry: `startSandbox(options)` → {url, authUrl, stop(), ...}.
+import { readFileSync } from 'node:fs';
+import { handlers as allHandlers } from './areas/index.js';
+import { DEFAULT_CLIENTS, type ClientConfig } from './auth.js';
+import { SandboxRuntime } from './runtime.js';
+import { seedState } from './seed.js';
+import { buildServer } from './server.js';
+import { loadSpec } from './spec.js';
+import { fixtureProblems, type SandboxState } from './state.js';
+import { loadValidators } from './validators.js';
+
+export interface SandboxOptions {
+  /** 0 picks a free port (tests); the CLI defaults to 4011. */
+  port?: number;
+  host?: string;
+  /** API applications accepted by POST /auth/token. Default: DEFAULT_CLIENTS. */
+  clients?: ClientConfig[];
+  /** A state fixture (object) or the path of a JSON file holding one. Default: the built-in seed. */
+  seed?: SandboxState | string;
+  /** Virtual time per real time; 0 freezes the clock (advance it with /__sandbox/clock). Default 1. */
+  speed?: number;
+  /** Virtual start time (ISO string or epoch ms). Default: now. */
+  startTime?: string | number;
+  /** Where queued operations deliver webhook events (POST, JSON). */
+  webhookUrl?: string;
+  /** Request body limit in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Called for unexpected errors (bugs); default prints to stderr. */
+  onError?: (message: string, error: unknown) => void;
+}
+
+export interface Sandbox {
+  /** Base address of the API, ending in /v1. */
+  url: string;
+  /** The auth root serving /auth/token and /auth/revoke. */
+  authUrl: string;
+  clients: ClientConfig[];
+  runtime: SandboxRuntime;
+  /** Obtains a token through POST /auth/token (first client unless given). */
+  token(clientId?: string): Promise<string>;
+  /** Moves the virtual clock forward, running queued work that falls due. */
+  advance(ms: number): void;
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+export function loadFixture(file: string): SandboxState {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read seed fixture ${file}: ${(error as Error).message}`);
+  }
+  const problems = fixtureProblems(value);
+  if (problems.length) throw new Error(`Seed fixture ${file} is not a sandbox state: ${problems.join('; ')}`);
+  return value as SandboxState;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const onError =
+    options.onError ?? ((message, error) => console.error(`[sandbox] ${message}:`, error));
+  const speed = options.speed ?? 1;
+  if (!(speed >= 0)) throw new Error('speed must be a number ≥ 0');
+  const start =
+    options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
+  if (!Number.isFinite(start)) throw new Error(`startTime ${String(options.startTime)} is not a date`);
+  const clients = options.clients ?? DEFAULT_CLIENTS;
+  if (!clients.length) throw new Error('at least one client is needed');
+
+  const fixture = typeof options.seed === 'string' ? loadFixture(options.seed) : options.seed;
+  const runtime = new SandboxRuntime({
+    clients,
+    start,
+    speed,
+    webhookUrl: options.webhookUrl ?? null,
+    onError,
+    seed: () => (fixture ? structuredClone(fixture) : seedState(start)),
+  });
+  const { operations } = loadSpec();
+  const app = buildServer({
+    rt: runtime,
+    operations,
+    handlers: allHandlers,
+    validators: await loadValidators(),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    onError,
+  });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const authUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: `${authUrl}/v1`,
+    authUrl,
+    clients,
+    runtime,
+    async token(clientId) {
+      const client = clientId ? clients.find((c) => c.clientId === clientId) : clients[0];
+      if (!client) throw new Error(`no client ${clientId}`);
+      const res = await fetch(`${authUrl}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+        }),
+      });
+      const body = (await res.json()) as { data?: { access_token?: string } };
+      if (!res.ok || !body.data?.access_token) throw new Error(`token request failed: ${res.status}`);
+      return body.data.access_token;
+    },
+    advance: (ms) => runtime.clock.advance(ms),
+    reset: () => runtime.reset(),
+    async stop() {
+      runtime.clock.stop();
+      await runtime.settle();
+      await app.close();
+    },
+  };
+}
+
+export { DEFAULT_CLIENTS, type ClientConfig } from './auth.js';
+export { DURATIONS } from './runtime.js';
+export type { SandboxState } from './state.js';
+export { seedState } from './seed.js';

@@ -1,0 +1,182 @@
+// The running sandbox's moving parts, shared by the server, the control routes and the area
+// handlers: state, virtual clock, tokens, locks, webhook deliveries and the side-effect writers
+// (activity log, alerts, queued work).
+import { TokenStore, type ClientConfig } from './auth.js';
+import { Clock } from './clock.js';
+import { KeyedLock } from './locks.js';
+import { nextId, type ActivityRecord, type AlertRecord, type SandboxState } from './state.js';
+import type { Schema } from './types.js';
+
+/** Virtual durations of queued work (milliseconds). Tests advance the clock past them. */
+export const DURATIONS = {
+  siteDeploy: 30_000,
+  siteClone: 60_000,
+  ondemandBackup: 20_000,
+  ondemandBackupDelete: 10_000,
+  gitDeploy: 15_000,
+  restore: 45_000,
+  queuedToggle: 5_000,
+  pluginChange: 10_000,
+  muPluginChange: 10_000,
+  collaboratorBatch: 5_000,
+} as const;
+
+export interface WebhookDelivery {
+  id: number;
+  event: string;
+  payload: unknown;
+  /** Virtual time the event was emitted. */
+  emittedAt: string;
+  url: string | null;
+  /** HTTP status from the receiver, `error` text if delivery failed, null when no URL is set. */
+  status: number | null;
+  error?: string;
+}
+
+export interface RuntimeOptions {
+  clients: ClientConfig[];
+  seed: () => SandboxState;
+  start: number;
+  speed: number;
+  webhookUrl: string | null;
+  onError: (message: string, error: unknown) => void;
+}
+
+export interface ActivityInput {
+  name: string;
+  description: string;
+  message: string;
+  siteId?: number | null;
+  /** The request that caused it (ip address, user agent); omitted for system work. */
+  request?: { ip: string; headers: Record<string, string | string[] | undefined> };
+}
+
+export interface AlertInput {
+  type: string;
+  category: Schema<'AlertCategory'>;
+  title: string;
+  message: string;
+  icon?: string;
+  siteId?: number | null;
+  actions?: Schema<'AlertAction'>[];
+  severity?: string;
+}
+
+export class SandboxRuntime {
+  state: SandboxState;
+  readonly clock: Clock;
+  readonly tokens: TokenStore;
+  readonly locks = new KeyedLock();
+  webhooks: WebhookDelivery[] = [];
+  private webhookSeq = 1;
+  /** Webhook deliveries in flight, so `stop()` and tests can wait for them. */
+  readonly inflight = new Set<Promise<void>>();
+
+  constructor(private readonly options: RuntimeOptions) {
+    this.clock = new Clock(options.start, options.speed, (label, error) =>
+      options.onError(`scheduled task "${label}" failed`, error),
+    );
+    this.tokens = new TokenStore(options.clients);
+    this.state = options.seed();
+  }
+
+  /** Back to the seed state; queued work and recorded webhooks are dropped, tokens stay valid. */
+  reset(state?: SandboxState): void {
+    this.clock.clearTasks();
+    this.state = state ?? this.options.seed();
+    this.webhooks = [];
+  }
+
+  get webhookUrl(): string | null {
+    return this.options.webhookUrl;
+  }
+
+  /** Writes an activity log entry with source `api.v1` (or `systems` without a request). */
+  logActivity(input: ActivityInput): ActivityRecord {
+    const ua = input.request?.headers['user-agent'];
+    const entry: ActivityRecord = {
+      id: nextId(this.state, 'activity'),
+      timestamp: this.clock.nowIso(),
+      accountEmail: this.state.account.email,
+      ipAddress: input.request ? input.request.ip : null,
+      userAgent: (Array.isArray(ua) ? ua[0] : ua) ?? '',
+      name: input.name,
+      description: input.description,
+      source: input.request ? 'api.v1' : 'systems',
+      message: input.message,
+      siteId: input.siteId ?? null,
+    };
+    this.state.activity.push(entry);
+    return entry;
+  }
+
+  /** Adds an alert to the inbox (unread, not dismissed). */
+  publishAlert(input: AlertInput): AlertRecord {
+    const site = input.siteId != null ? this.state.sites.find((s) => s.id === input.siteId) : undefined;
+    const alert: AlertRecord = {
+      id: nextId(this.state, 'alert'),
+      type: input.type,
+      category: input.category,
+      severity: input.severity ?? 'info',
+      title: input.title,
+      message: input.message,
+      icon: input.icon ?? input.type.split('.')[0] ?? 'info',
+      site: site ? { id: site.id, name: site.name, display_name: site.displayName } : null,
+      actions: input.actions ?? [],
+      read: false,
+      dismissed: false,
+      created_at: this.clock.nowIso(),
+      expiresAt: null,
+    };
+    this.state.alerts.push(alert);
+    return alert;
+  }
+
+  /**
+   * Queued work: runs `fn` after `delayMs` of virtual time. The state it captured may have
+   * changed meanwhile (e.g. the site was deleted): re-find records inside `fn`.
+   */
+  later(delayMs: number, label: string, fn: () => void) {
+    const state = this.state;
+    // Work queued before a reset must not touch the new state.
+    return this.clock.schedule(delayMs, label, () => {
+      if (this.state === state) fn();
+    });
+  }
+
+  /** Records a webhook event and, with a webhook URL, POSTs it there (JSON, no token). */
+  emitWebhook(event: string, payload: unknown): WebhookDelivery {
+    const delivery: WebhookDelivery = {
+      id: this.webhookSeq++,
+      event,
+      payload,
+      emittedAt: this.clock.nowIso(),
+      url: this.options.webhookUrl,
+      status: null,
+    };
+    this.webhooks.push(delivery);
+    const url = this.options.webhookUrl;
+    if (url) {
+      const p = fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hosting-event': event },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(5_000),
+      })
+        .then((res) => {
+          delivery.status = res.status;
+          return res.body?.cancel();
+        })
+        .catch((error: unknown) => {
+          delivery.error = error instanceof Error ? error.message : String(error);
+        })
+        .finally(() => this.inflight.delete(p));
+      this.inflight.add(p);
+    }
+    return delivery;
+  }
+
+  async settle(): Promise<void> {
+    await Promise.all([...this.inflight]);
+  }
+}

@@ -1,0 +1,196 @@
+// The Fastify app: every operation of the spec as a route (501 until an area implements it),
+// auth and scopes, validation, the error envelope for everything Fastify itself rejects, and
+// the control routes under /__sandbox.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { makeCtx, type AreaHandlers, type JsonResult, type RawResult } from './area.js';
+import type { TokenRecord } from './auth.js';
+import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from './errors.js';
+import type { SandboxRuntime } from './runtime.js';
+import { toRoutePath, type SpecOperation } from './spec.js';
+import { fixtureProblems, type SandboxState } from './state.js';
+import type { OperationId } from './types.js';
+import { validateRequest, type ValidatorMap } from './validation.js';
+
+export interface ServerOptions {
+  rt: SandboxRuntime;
+  operations: SpecOperation[];
+  handlers: AreaHandlers;
+  validators: ValidatorMap;
+  bodyLimit: number;
+  onError: (message: string, error: unknown) => void;
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export function buildServer(options: ServerOptions): FastifyInstance {
+  const { rt, operations, handlers, validators, onError } = options;
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit, forceCloseConnections: true });
+
+  // Bodies: JSON and form-encoded (the seed uses both); anything else is a 400.
+  app.removeAllContentTypeParsers();
+  const parseJson = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(badRequest(`body: malformed JSON (${(error as Error).message})`), undefined);
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.+-]*\+json$/, { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    done(
+      badRequest(
+        `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported: send application/json or application/x-www-form-urlencoded`,
+      ),
+      undefined,
+    );
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, _request, reply) => {
+    if (error instanceof ApiError) return reply.code(error.status).send(envelopeOf(error));
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const detail =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? `body: larger than the ${options.bodyLimit} bytes allowed`
+          : error.message;
+      return reply.code(400).send(envelopeOf(badRequest(detail)));
+    }
+    onError('request failed', error);
+    return reply.code(500).send({ message: MESSAGES.internal, data: null, errors: null });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(envelopeOf(notFound())));
+
+  // Queued work that fell due since the last request happens before this one is answered.
+  app.addHook('onRequest', async () => {
+    rt.clock.runDue();
+  });
+
+  for (const op of operations) {
+    const handler = handlers[op.operationId as OperationId];
+    const url = (op.root === 'v1' ? '/v1' : '') + toRoutePath(op.path);
+    const opValidators = validators[op.operationId];
+    app.route({
+      method: op.method,
+      url,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        let token: TokenRecord | null = null;
+        if (op.requiresToken) {
+          const value = bearer(request);
+          if (!value) throw unauthorized('Send Authorization: Bearer <ACCESS_TOKEN>.');
+          const checked = rt.tokens.check(value, rt.clock.now());
+          if (typeof checked === 'string') throw unauthorized(checked);
+          token = checked;
+          const missing = op.requiredScopes.filter((s) => !checked.scopes.includes(s));
+          if (missing.length) throw forbidden(`The access token lacks the ${missing.join(', ')} scope.`);
+        }
+        const input = validateRequest(op, opValidators, {
+          params: request.params as Record<string, string>,
+          query: (request.query ?? {}) as Record<string, unknown>,
+          body: request.body,
+        });
+        if (!handler) {
+          throw new ApiError(501, MESSAGES.notImplemented, [
+            `${op.operationId} (${op.method} ${op.path}) is not implemented in the sandbox yet.`,
+          ]);
+        }
+        const run = () =>
+          (handler as (ctx: ReturnType<typeof makeCtx>) => unknown)(
+            makeCtx(rt, op.operationId as OperationId, request, token, input),
+          );
+        // Writes to one site (or to the account) are serialised: no lost updates, limits hold.
+        const siteId = input.params.site_id;
+        const result = (
+          op.method === 'GET' ? await run() : await rt.locks.run(siteId ? `site:${siteId}` : 'account', run)
+        ) as JsonResult<OperationId> | RawResult;
+        if ('raw' in result) {
+          reply.code(result.status ?? op.successStatus);
+          if (result.headers) reply.headers(result.headers);
+          if (result.contentType) reply.type(result.contentType);
+          return reply.send(result.body ?? '');
+        }
+        const envelope: Record<string, unknown> = {
+          message: result.message ?? 'Success',
+          data: result.data,
+          errors: null,
+        };
+        if (result.page) envelope.page = result.page;
+        return reply.code(result.status ?? op.successStatus).send(envelope);
+      },
+    });
+  }
+
+  registerControlRoutes(app, options);
+  return app;
+}
+
+function registerControlRoutes(app: FastifyInstance, { rt, operations, handlers }: ServerOptions) {
+  const ok = (data: unknown) => ({ message: 'Success', data, errors: null });
+  const clockView = () => ({
+    now: rt.clock.nowIso(),
+    speed: rt.clock.speed,
+    pending: rt.clock.pending().map((t) => ({ label: t.label, due: new Date(t.due).toISOString() })),
+  });
+
+  app.post('/__sandbox/reset', async () => {
+    rt.reset();
+    return ok(null);
+  });
+  app.get('/__sandbox/clock', async () => ok(clockView()));
+  // Body: {"advance_ms": 30000} or {"advance": "30s"} (ms, s, m, h, d) or {"to": "<ISO time>"}.
+  app.post('/__sandbox/clock', async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    let ms: number | undefined;
+    if (typeof body.advance_ms === 'number') ms = body.advance_ms;
+    else if (typeof body.advance === 'string') ms = parseDuration(body.advance);
+    else if (typeof body.to === 'string') ms = Date.parse(body.to) - rt.clock.now();
+    if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
+      throw badRequest('send {"advance_ms": <ms>}, {"advance": "30s"} or {"to": "<ISO time in the future>"}');
+    }
+    rt.clock.advance(ms);
+    return ok(clockView());
+  });
+  app.get('/__sandbox/webhooks', async () => {
+    await rt.settle();
+    return ok(rt.webhooks);
+  });
+  app.delete('/__sandbox/webhooks', async () => {
+    rt.webhooks = [];
+    return ok(null);
+  });
+  app.get('/__sandbox/state', async () => ok(rt.state));
+  app.put('/__sandbox/state', async (request) => {
+    const problems = fixtureProblems(request.body);
+    if (problems.length) throw badRequest(...problems);
+    rt.reset(structuredClone(request.body) as SandboxState);
+    return ok(null);
+  });
+  app.get('/__sandbox/operations', async () =>
+    ok(
+      operations.map((op) => ({
+        operationId: op.operationId,
+        method: op.method,
+        path: op.path,
+        implemented: Boolean(handlers[op.operationId as OperationId]),
+      })),
+    ),
+  );
+}
+
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) return undefined;
+  const unit = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 }[match[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}

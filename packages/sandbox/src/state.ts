@@ -1,0 +1,176 @@
+// The sandbox's whole state: plain JSON (arrays of records), so `--seed FILE` can load it,
+// `GET /__sandbox/state` can dump it, and reset is a deep copy. Records are the spec's resource
+// types plus a few internal fields (documented where they are declared). One section per area:
+// phase-2 area authors add internal fields to their own section only.
+import type { Schema } from './types.js';
+
+// ---- account ----------------------------------------------------------------------------
+export interface AccountRecord {
+  id: number;
+  affiliate: boolean;
+  email: string;
+  name: string;
+  organization: string;
+  phoneNumber: string;
+  productName: string;
+  avatar: string;
+  pageViews: Schema<'PageViews'>;
+  preview: boolean;
+  defaultPhpVersion: string;
+  defaultDatacenter: string | null;
+  maxSites: number;
+  /** capacity.sites.maxBillable / maxStaging. */
+  maxBillable: number;
+  maxStaging: number;
+  /** Multisite support needs a high-traffic plan (part 8). */
+  highTrafficPlan: boolean;
+}
+
+export type ActivityRecord = Schema<'ActivityLogEntry'> & {
+  /** null for account-level entries; site entries also appear in the account log. */
+  siteId: number | null;
+};
+
+export interface AttachedAddonRecord {
+  addonId: number;
+  quantity: number;
+}
+
+// ---- sites --------------------------------------------------------------------------------
+export type SiteRecord = Omit<Schema<'Site'>, 'createdBy' | 'maintenanceModeStatus'> & {
+  createdBy: Schema<'SiteCreatedBy'>;
+  maintenanceModeStatus?: 'enabling' | 'disabling';
+  pageViews: Schema<'PageViews'>;
+  cmsLoginUrl: string;
+  /** Enrolled in the new git integration (git operations answer 422 otherwise). */
+  gitEnrolled: boolean;
+  basicAuthentication: boolean;
+  /** Basic-authentication change queued (part 6). */
+  basicAuthenticationPending?: boolean;
+  cmsMcpEnabled: boolean;
+  fileModifications: { disallow_file_edit: boolean; disallow_file_mods: boolean };
+  phpFsPermission: 'rw' | 'ro' | 'loggedin';
+  /** Set while a restore runs: the site is in maintenance mode (part 3). */
+  restoring?: boolean;
+};
+
+export type NoteRecord = Schema<'Note'> & { siteId: number };
+
+// ---- collaborators --------------------------------------------------------------------------
+export type CollaboratorRecord = Schema<'Collaborator'> & {
+  avatar: string;
+  username: string | null;
+  /** The collaborator's own favorite flag and tags for this site (collaborator views). */
+  favorite: boolean;
+  tags: Schema<'SiteTag'>[];
+};
+export type AccountLevelAccessRecord = Schema<'AccountLevelAccess'> & Record<string, unknown>;
+
+// ---- DNS ----------------------------------------------------------------------------------
+export interface ZoneRecord {
+  id: number;
+  name: string;
+  created: string;
+  updated: string;
+}
+export type DnsRecordRecord = Schema<'DnsRecord'> & {
+  /** SSL details for A records; null = `No information found`. */
+  ssl: Record<string, unknown> | null;
+};
+export type DomainSetupLinkRecord = Schema<'DomainSetupLink'> & { siteId: number; name: string };
+
+// ---- firewall, plugins ----------------------------------------------------------------------
+export interface FirewallRuleRecord {
+  id: string;
+  siteId: number;
+  destination: string;
+  port: string;
+  protocol: string;
+  created: string;
+}
+export type PluginRecord = Schema<'Plugin'> & { siteId: number };
+export type MuPluginRecord = Schema<'MuPlugin'>;
+
+// ---- backups and restores -------------------------------------------------------------------
+export type BackupRecord = Schema<'BackupTyped'>;
+export type OndemandBackupRecord = Schema<'OndemandBackup'> & {
+  /** Stable internal key: `id` is null while creating, so lookups use requestId until then. */
+  requestId: number;
+};
+export type RestoreRecord = Schema<'Restore'> & { siteId: number; created: string };
+
+// ---- git ----------------------------------------------------------------------------------
+export interface GitRecord {
+  siteId: number;
+  config: Schema<'GitConfiguration'>;
+  branches: string[];
+  history: Schema<'GitDeployHistoryEntry'>[];
+}
+
+// ---- alerts ----------------------------------------------------------------------------------
+export type AlertRecord = Schema<'Alert'> & {
+  /** Expired alerts are invisible (404, not listed); null = never expires. */
+  expiresAt: string | null;
+};
+
+export interface SandboxState {
+  account: AccountRecord;
+  activity: ActivityRecord[];
+  addons: Schema<'Addon'>[];
+  attachedAddons: AttachedAddonRecord[];
+  sites: SiteRecord[];
+  notes: NoteRecord[];
+  collaborators: CollaboratorRecord[];
+  accountLevelAccess: AccountLevelAccessRecord[];
+  zones: ZoneRecord[];
+  dnsRecords: DnsRecordRecord[];
+  domainSetupLinks: DomainSetupLinkRecord[];
+  firewallRules: FirewallRuleRecord[];
+  plugins: PluginRecord[];
+  muPlugins: MuPluginRecord[];
+  backups: BackupRecord[];
+  ondemandBackups: OndemandBackupRecord[];
+  restores: RestoreRecord[];
+  /** Git token stored for the account (reused across sites, part 4). */
+  gitAccountToken: string | null;
+  git: GitRecord[];
+  alerts: AlertRecord[];
+  /** Next id per kind; `nextId(state, 'site')` hands them out. */
+  ids: Record<string, number>;
+}
+
+/** Hands out the next integer id of a kind (deterministic). */
+export function nextId(state: SandboxState, kind: string, start = 1000): number {
+  const id = state.ids[kind] ?? start;
+  state.ids[kind] = id + 1;
+  return id;
+}
+
+export const STATE_KEYS = [
+  'account', 'activity', 'addons', 'attachedAddons', 'sites', 'notes', 'collaborators',
+  'accountLevelAccess', 'zones', 'dnsRecords', 'domainSetupLinks', 'firewallRules', 'plugins',
+  'muPlugins', 'backups', 'ondemandBackups', 'restores', 'gitAccountToken', 'git', 'alerts', 'ids',
+] as const satisfies readonly (keyof SandboxState)[];
+
+/**
+ * Checks a `--seed FILE` fixture: an object with every state key (a dump from
+ * `GET /__sandbox/state` is one). Returns the problems, empty when it is usable.
+ */
+export function fixtureProblems(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return ['the fixture must be a JSON object (e.g. a dump from GET /__sandbox/state)'];
+  }
+  const problems: string[] = [];
+  const record = value as Record<string, unknown>;
+  for (const key of STATE_KEYS) {
+    const v = record[key];
+    if (key === 'gitAccountToken') {
+      if (v !== null && typeof v !== 'string') problems.push(`"${key}" must be a string or null`);
+    } else if (key === 'account' || key === 'ids') {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) problems.push(`"${key}" must be an object`);
+    } else if (!Array.isArray(v)) {
+      problems.push(`"${key}" must be an array`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,81 @@
+// Request validation: path and query strings are coerced by the spec's parameter types, then
+// path, query and body are checked with the zod schemas of @hosting-api/schemas (one entry per
+// operationId). A failure is a 400 whose `errors` name the field, e.g. `body.subject: ...`;
+// a path parameter that cannot be valid is a 404 (the resource cannot exist).
+import { badRequest, notFound } from './errors.js';
+import type { ParamType, SpecOperation } from './spec.js';
+
+/** What the sandbox needs of a schema: zod's safeParse. */
+export interface SafeParser {
+  safeParse(value: unknown):
+    | { success: true; data: unknown }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+export interface OperationValidators {
+  params?: SafeParser | undefined;
+  query?: SafeParser | undefined;
+  body?: SafeParser | undefined;
+}
+export type ValidatorMap = Record<string, OperationValidators | undefined>;
+
+export function coerce(value: unknown, type: ParamType | undefined): unknown {
+  if (typeof value !== 'string') return value;
+  if (type === 'integer' || type === 'number') {
+    const n = Number(value);
+    return value.trim() !== '' && Number.isFinite(n) ? n : value;
+  }
+  if (type === 'boolean') {
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+  }
+  return value;
+}
+
+const describe = (where: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
+  issues.map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`);
+
+export function validateRequest(
+  op: SpecOperation,
+  validators: OperationValidators | undefined,
+  raw: { params: Record<string, string>; query: Record<string, unknown>; body: unknown },
+): { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown } {
+  const params: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(op.pathParams)) {
+    const v = coerce(raw.params[name], type);
+    // A non-integer id names nothing: 404 rather than 400, as for any unknown resource.
+    if ((type === 'integer' && !Number.isSafeInteger(v)) || v === '') throw notFound();
+    params[name] = v;
+  }
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw.query)) {
+    if (Array.isArray(value)) throw badRequest(`query.${name}: expected a single value`);
+    query[name] = coerce(value, op.queryParams[name]);
+  }
+  let body = raw.body;
+  if (!op.hasBody) body = undefined;
+  else if (body === undefined && op.bodyRequired) {
+    // An operation whose body has no required field accepts an empty request as `{}`.
+    body = {};
+  }
+
+  if (validators?.params) {
+    const r = validators.params.safeParse(params);
+    if (!r.success) throw notFound();
+  }
+  const errors: string[] = [];
+  let q: unknown = query;
+  if (validators?.query) {
+    const r = validators.query.safeParse(query);
+    if (r.success) q = r.data;
+    else errors.push(...describe('query', r.error.issues));
+  }
+  if (validators?.body && body !== undefined) {
+    const r = validators.body.safeParse(body);
+    if (r.success) body = r.data;
+    else errors.push(...describe('body', r.error.issues));
+  } else if (op.hasBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    errors.push('body: expected an object');
+  }
+  if (errors.length) throw badRequest(...errors);
+  return { params, query: q as Record<string, unknown>, body };
+}
