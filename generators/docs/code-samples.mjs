@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// Adds `x-codeSamples` (a TypeScript sample using @hosting-api/client and a curl sample) to every
+// operation of the bundled spec, and writes the TypeScript samples into one .ts file that
+// `tsc --noEmit` type-checks against the built client. The spec sources under spec/ are never
+// touched: the augmented copy is build output for the portal.
+//
+//   node generators/docs/code-samples.mjs [--spec spec/dist/openapi.json]
+//        [--out packages/docs/dist/openapi.json] [--samples packages/docs/dist/samples.ts]
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+// How a sample makes its client. Kept in one place so the samples follow the client's API.
+export const CLIENT_IMPORT = "import { createClient } from '@hosting-api/client';";
+export const CLIENT_SETUP = [
+  'const client = createClient({',
+  "  baseUrl: 'https://api.hosting.invalid/v1',",
+  "  token: process.env.HOSTING_API_TOKEN ?? '',",
+  '});',
+];
+const TOKEN_ENV = '$HOSTING_API_TOKEN';
+
+/** Follows a local `#/...` $ref (the bundle only has local ones). */
+function deref(spec, node) {
+  let seen = 0;
+  while (node && typeof node === 'object' && typeof node.$ref === 'string') {
+    if (!node.$ref.startsWith('#/') || ++seen > 20) throw new Error(`unsupported $ref ${node.$ref}`);
+    node = node.$ref
+      .slice(2)
+      .split('/')
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((obj, key) => obj?.[key], spec);
+  }
+  if (node === undefined) throw new Error('dangling $ref');
+  return node;
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A JSON value as a TypeScript literal: single quotes, bare keys where legal, 2-space indent. */
+export function tsLiteral(value, indent = '') {
+  const inner = `${indent}  `;
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items = value.map((v) => tsLiteral(v, inner));
+    const flat = `[${items.join(', ')}]`;
+    if (flat.length <= 60 && !flat.includes('\n')) return flat;
+    return `[\n${items.map((i) => `${inner}${i},`).join('\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '{}';
+  const lines = entries.map(([k, v]) => `${inner}${IDENT.test(k) ? k : tsLiteral(k)}: ${tsLiteral(v, inner)},`);
+  return `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+function shellQuote(text) {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function camel(name) {
+  return name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase());
+}
+
+function serverUrl(server) {
+  let url = server?.url ?? '';
+  for (const [name, variable] of Object.entries(server?.variables ?? {})) {
+    url = url.replaceAll(`{${name}}`, variable.default);
+  }
+  return url.replace(/\/$/, '');
+}
+
+function firstExample(spec, media) {
+  if (media.example !== undefined) return media.example;
+  const first = Object.values(media.examples ?? {})[0];
+  return first === undefined ? undefined : deref(spec, first).value;
+}
+
+/** Everything a sample needs to know about one operation. */
+export function describeOperation(spec, path, pathItem, method) {
+  const op = pathItem[method];
+  const where = `${method.toUpperCase()} ${path}`;
+  const clientMethod = op['x-client-method'];
+  if (!clientMethod) throw new Error(`${where} has no x-client-method`);
+  const params = [...(pathItem.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
+  const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
+    const p = params.find((x) => x.in === 'path' && x.name === name);
+    if (!p || p.example === undefined) throw new Error(`${where}: path parameter ${name} has no example`);
+    return { name, value: p.example };
+  });
+  const query = params
+    .filter((p) => p.in === 'query' && p.example !== undefined)
+    .map((p) => ({ name: p.name, value: p.example }));
+  let body;
+  if (op.requestBody) {
+    const requestBody = deref(spec, op.requestBody);
+    const [mediaType, media] = Object.entries(requestBody.content ?? {})[0] ?? [];
+    const value = media && firstExample(spec, media);
+    if (value === undefined) throw new Error(`${where}: request body has no example`);
+    body = { mediaType, value };
+  }
+  const servers = op.servers ?? pathItem.servers ?? spec.servers;
+  const security = op.security ?? spec.security ?? [];
+  return {
+    operationId: op.operationId,
+    method,
+    path,
+    clientMethod,
+    pathParams,
+    query,
+    body,
+    baseUrl: serverUrl(servers?.[0]),
+    secured: security.length > 0,
+  };
+}
+
+/** The lines after the import: the client and the call. */
+export function tsSampleBody(d) {
+  const args = d.pathParams.map((p) => tsLiteral(p.value));
+  // Path parameters are positional; the query parameters or the body form the one params object.
+  const paramsObject = d.body ? d.body.value : d.query.length ? Object.fromEntries(d.query.map((q) => [q.name, q.value])) : undefined;
+  if (paramsObject !== undefined) args.push(tsLiteral(paramsObject));
+  let call = `await client.${d.clientMethod}(${args.join(', ')})`;
+  if (call.length > 90 && args.length > 1 && !args.some((a) => a.includes('\n'))) {
+    call = `await client.${d.clientMethod}(\n${args.map((a) => `  ${a},`).join('\n')}\n)`;
+  }
+  return [...CLIENT_SETUP, '', `const result = ${call};`, 'console.log(result);'].join('\n');
+}
+
+export function tsSample(d) {
+  return `${CLIENT_IMPORT}\n\n${tsSampleBody(d)}\n`;
+}
+
+export function curlSample(d) {
+  let url = d.baseUrl + d.path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(d.pathParams.find((p) => p.name === name).value)));
+  if (d.query.length) {
+    const qs = new URLSearchParams(d.query.map((q) => [q.name, typeof q.value === 'object' ? JSON.stringify(q.value) : String(q.value)]));
+    url += `?${qs}`;
+  }
+  const lines = [`curl -X ${d.method.toUpperCase()} ${shellQuote(url)}`];
+  if (d.secured) lines.push(`-H "Authorization: Bearer ${TOKEN_ENV}"`);
+  if (d.body?.mediaType === 'application/x-www-form-urlencoded') {
+    for (const [k, v] of Object.entries(d.body.value)) lines.push(`--data-urlencode ${shellQuote(`${k}=${v}`)}`);
+  } else if (d.body) {
+    lines.push(`-H ${shellQuote(`Content-Type: ${d.body.mediaType}`)}`);
+    lines.push(`-d ${shellQuote(JSON.stringify(d.body.value, null, 2))}`);
+  }
+  return `${lines.join(' \\\n  ')}\n`;
+}
+
+/**
+ * Returns a copy of the spec with x-codeSamples on every operation and the text of the
+ * type-check file (each sample in its own block so their `const`s do not collide).
+ */
+export function addCodeSamples(spec) {
+  const out = structuredClone(spec);
+  const blocks = [];
+  let count = 0;
+  for (const [path, pathItem] of Object.entries(out.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = pathItem[method];
+      if (!op) continue;
+      const d = describeOperation(out, path, pathItem, method);
+      op['x-codeSamples'] = [
+        { lang: 'TypeScript', label: 'TypeScript', source: tsSample(d) },
+        { lang: 'curl', label: 'curl', source: curlSample(d) },
+      ];
+      blocks.push(`// ${d.operationId}: ${method.toUpperCase()} ${path}\n{\n${tsSampleBody(d)}\n}`);
+      count++;
+    }
+  }
+  const samplesTs = [
+    '// Generated by generators/docs/code-samples.mjs from the bundled spec. Do not edit.',
+    '// Every TypeScript code sample of the portal, one block each, for `tsc --noEmit`.',
+    CLIENT_IMPORT,
+    '',
+    ...blocks,
+    '',
+    'export {};',
+    '',
+  ].join('\n');
+  return { spec: out, samplesTs, count };
+}
+
+function main(argv) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const root = resolve(here, '../..');
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(`Usage: node generators/docs/code-samples.mjs [--spec <openapi.json>] [--out <file>] [--samples <file>]
+
+Adds x-codeSamples (TypeScript with @hosting-api/client, and curl) to every operation.
+  --spec     bundled spec to read      (default: spec/dist/openapi.json)
+  --out      augmented spec to write   (default: packages/docs/dist/openapi.json)
+  --samples  TypeScript samples file   (default: packages/docs/dist/samples.ts)`);
+    return 0;
+  }
+  const opt = (name, fallback) => {
+    const i = argv.indexOf(name);
+    if (i < 0) return fallback;
+    if (!argv[i + 1]) throw new Error(`${name} needs a value`);
+    return resolve(argv[i + 1]);
+  };
+  const specPath = opt('--spec', join(root, 'spec/dist/openapi.json'));
+  const outPath = opt('--out', join(root, 'packages/docs/dist/openapi.json'));
+  const samplesPath = opt('--samples', join(root, 'packages/docs/dist/samples.ts'));
+  if (!existsSync(specPath)) {
+    console.error(`code-samples: ${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`);
+    return 1;
+  }
+  const { spec, samplesTs, count } = addCodeSamples(JSON.parse(readFileSync(specPath, 'utf8')));
+  for (const [file, text] of [[outPath, JSON.stringify(spec, null, 2)], [samplesPath, samplesTs]]) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  console.log(`code-samples: ${count} operations → ${relative(process.cwd(), outPath)}, ${relative(process.cwd(), samplesPath)}`);
+  return 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (err) {
+    console.error(`code-samples: ${err.message}`);
+    process.exitCode = 1;
+  }
+}

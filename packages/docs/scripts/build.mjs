@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Builds the portal into dist/: the spec with generated code samples (dist/openapi.json), the
+// samples as one TypeScript file (dist/samples.ts) and a self-contained Redoc page
+// (dist/index.html, Redoc inlined so it works offline).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(pkgDir, '../..');
+const dist = join(pkgDir, 'dist');
+const specPath = join(root, 'spec/dist/openapi.json');
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`Usage: pnpm docs   (or: node packages/docs/scripts/build.mjs)
+
+Reads spec/dist/openapi.json and writes packages/docs/dist/{openapi.json,samples.ts,index.html}.`);
+  process.exit(0);
+}
+if (!existsSync(specPath)) {
+  console.error('docs: spec/dist/openapi.json not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle');
+  process.exit(1);
+}
+
+const started = Date.now();
+mkdirSync(dist, { recursive: true });
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { cwd: pkgDir, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+  if (r.status !== 0) {
+    console.error(`docs: ${[cmd, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+};
+
+run(process.execPath, [
+  join(root, 'generators/docs/code-samples.mjs'),
+  '--spec', specPath,
+  '--out', join(dist, 'openapi.json'),
+  '--samples', join(dist, 'samples.ts'),
+]);
+
+const redocly = createRequire(join(pkgDir, 'package.json')).resolve('@redocly/cli/bin/cli.js');
+run(process.execPath, [
+  redocly, 'build-docs', 'dist/openapi.json',
+  '--inlineBundle',
+  '--config', 'redocly.yaml',
+  '--title', 'Hosting Platform Management API v1',
+  '-o', 'dist/index.html',
+]);
+
+const kib = (statSync(join(dist, 'index.html')).size / 1024).toFixed(0);
+console.log(`docs: ${relative(root, join(dist, 'index.html'))} (${kib} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,119 @@
+// Opens the built portal (dist/index.html, from `pnpm docs`) in headless Chromium with every
+// request off the machine blocked, and checks what a reader sees.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain .mjs script without types
+import { ensureChromium } from '../scripts/ensure-chromium.mjs';
+
+const dist = join(import.meta.dirname, '../dist');
+const portal = join(dist, 'index.html');
+const screenshot = join(dist, 'portal.png');
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+interface Operation {
+  tags?: string[];
+  operationId: string;
+  'x-client-method': string;
+}
+
+interface Spec {
+  info: { description: string };
+  tags: { name: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, Record<string, Operation>>;
+}
+
+const chromiumPath: { path?: string; skip?: string } = ensureChromium();
+if (chromiumPath.skip) console.warn(`portal browser test skipped: ${chromiumPath.skip}`);
+
+describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  let spec: Spec;
+  const external: { url: string; type: string }[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(portal)) throw new Error('packages/docs/dist/index.html not found: build the portal first (pnpm docs)');
+    spec = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8')) as Spec;
+    browser = await chromium.launch({
+      executablePath: chromiumPath.path,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    // The portal must work offline: anything that is not the file itself is refused and recorded.
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      external.push({ url, type: route.request().resourceType() });
+      return route.abort();
+    });
+    await page.goto(pathToFileURL(portal).href);
+    await page.locator('[data-component-name="Menu/MenuItem"].menu-item-type-group').first().waitFor({ timeout: 60_000 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const operationsByTag = () => {
+    const counts = new Map<string, number>();
+    for (const item of Object.values(spec.paths)) {
+      for (const method of METHODS) {
+        const tag = item[method]?.tags?.[0];
+        if (tag) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+      }
+    }
+    return counts;
+  };
+
+  it('renders from the file alone: no script, style, font or data is fetched from elsewhere', () => {
+    // Redoc's "API docs by" badge is an <img> that hides itself when it cannot load; nothing else may try.
+    expect(external.filter((r) => r.type !== 'image')).toEqual([]);
+    expect(external.every((r) => r.url.startsWith('https://cdn.redoc.ly/redoc/logo-mini'))).toBe(true);
+  });
+
+  it('shows the non-endpoint parts of the seed as front-page sections', async () => {
+    const headings = [...spec.info.description.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
+    expect(headings).toEqual(expect.arrayContaining(['Conventions', 'Response envelope', 'Pagination', 'Authentication', 'Events', 'Errors', 'Limits', 'Versioning']));
+    for (const heading of headings) {
+      await expect(page.locator('h2', { hasText: heading }).first().isVisible()).resolves.toBe(true);
+    }
+  });
+
+  it('lists every tag with exactly its operations, as many as the spec has', async () => {
+    const expected = operationsByTag();
+    const webhookIds = new Set(Object.values(spec.webhooks ?? {}).flatMap((item) => Object.values(item).map((op) => op.operationId.toLowerCase())));
+    const groups = page.locator('[data-component-name="Menu/MenuItem"].menu-item-type-group');
+    const seen = new Map<string, number>();
+    for (let i = 0; i < (await groups.count()); i++) {
+      const group = groups.nth(i);
+      const name = (await group.locator('[data-text]').first().getAttribute('data-text')) ?? '';
+      await group.locator('a').first().click();
+      const ops = group.locator('.menu-item-type-operation');
+      await ops.first().waitFor();
+      // Webhooks are listed under their tag too (after a "Webhooks" separator); they are not operations.
+      const hrefs = await ops.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      seen.set(name, hrefs.filter((h) => !webhookIds.has(h.split('/').pop()!)).length);
+    }
+    expect([...seen.keys()].sort()).toEqual(spec.tags.map((t) => t.name).sort());
+    expect(Object.fromEntries(seen)).toEqual(Object.fromEntries(expected));
+    const total = [...seen.values()].reduce((a, b) => a + b, 0);
+    expect(total).toBe([...expected.values()].reduce((a, b) => a + b, 0));
+  });
+
+  it('shows the generated TypeScript sample of an operation, and saves a screenshot', async () => {
+    const op = spec.paths['/sites/{site_id}/notes']!.get!;
+    // Follow the sidebar link of the operation, as a reader would.
+    await page.locator('.menu-item-type-group a', { hasText: 'Notes' }).first().click();
+    await page.locator(`.menu-item-type-operation a[href$="/${op.operationId.toLowerCase()}"]`).click();
+    const code = page.locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: `client.${op['x-client-method']}(` });
+    await code.first().waitFor({ timeout: 20_000 });
+    await expect(code.first().isVisible()).resolves.toBe(true);
+    await expect(code.first().innerText()).resolves.toContain("import { createClient } from '@hosting-api/client';");
+    await page.screenshot({ path: screenshot });
+    expect(existsSync(screenshot)).toBe(true);
+  });
+});
