@@ -47,7 +47,7 @@ describe('client credentials', () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => client.account.get()));
     expect(server.tokenRequests()).toHaveLength(1);
     expect(server.apiRequests()).toHaveLength(50);
-    expect(new Set(results.map((r) => (r as { auth: string }).auth))).toEqual(new Set(['Bearer shared']));
+    expect(new Set(results.map((r) => (r as unknown as { auth: string }).auth))).toEqual(new Set(['Bearer shared']));
   });
 
   it('refreshes once and retries once after a 401', async () => {

@@ -90,7 +90,7 @@ describe('instanceof across the ESM and CommonJS builds', () => {
   it('an error from one build is an instance of the other build’s classes', async () => {
     const require = createRequire(import.meta.url);
     const cjs = require('../dist/index.cjs') as typeof esm;
-    const dist = (await import('../dist/index.js')) as typeof esm;
+    const dist = (await import('../dist/index.js')) as unknown as typeof esm;
     server.api((_req, res) => json(res, 404, fail('We could not locate the requested resources.')));
     for (const lib of [cjs, dist]) {
       const client = lib.createClient({ baseUrl: server.baseUrl, accessToken: 't' });

@@ -34,7 +34,6 @@ export class HostingApiError extends Error {
   readonly operationId: string | undefined;
   /** The parsed response body, when there was one. */
   readonly body: unknown;
-  declare readonly [KINDS]: readonly string[];
 
   constructor(message: string, options: HostingApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
