@@ -12,14 +12,19 @@ import { fileURLToPath } from 'node:url';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-// How a sample makes its client. Kept in one place so the samples follow the client's API.
+// How a sample makes its client (see packages/client: createClient's options). The client fetches
+// and renews its token itself from the application's client credentials.
 export const CLIENT_IMPORT = "import { createClient } from '@hosting-api/client';";
-export const CLIENT_SETUP = [
-  'const client = createClient({',
-  "  baseUrl: 'https://api.hosting.invalid/v1',",
-  "  token: process.env.HOSTING_API_TOKEN ?? '',",
-  '});',
-];
+export function clientSetup({ baseUrl, authUrl }) {
+  return [
+    'const client = createClient({',
+    `  baseUrl: '${baseUrl}',`,
+    ...(authUrl ? [`  authUrl: '${authUrl}',`] : []),
+    '  clientId: process.env.HOSTING_API_CLIENT_ID,',
+    '  clientSecret: process.env.HOSTING_API_CLIENT_SECRET,',
+    '});',
+  ];
+}
 const TOKEN_ENV = '$HOSTING_API_TOKEN';
 
 /** Follows a local `#/...` $ref (the bundle only has local ones). */
@@ -60,10 +65,6 @@ export function tsLiteral(value, indent = '') {
 
 function shellQuote(text) {
   return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function camel(name) {
-  return name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase());
 }
 
 function serverUrl(server) {
@@ -119,7 +120,7 @@ export function describeOperation(spec, path, pathItem, method) {
 }
 
 /** The lines after the import: the client and the call. */
-export function tsSampleBody(d) {
+export function tsSampleBody(d, urls) {
   const args = d.pathParams.map((p) => tsLiteral(p.value));
   // Path parameters are positional; the query parameters or the body form the one params object.
   const paramsObject = d.body ? d.body.value : d.query.length ? Object.fromEntries(d.query.map((q) => [q.name, q.value])) : undefined;
@@ -128,11 +129,11 @@ export function tsSampleBody(d) {
   if (call.length > 90 && args.length > 1 && !args.some((a) => a.includes('\n'))) {
     call = `await client.${d.clientMethod}(\n${args.map((a) => `  ${a},`).join('\n')}\n)`;
   }
-  return [...CLIENT_SETUP, '', `const result = ${call};`, 'console.log(result);'].join('\n');
+  return [...clientSetup(urls), '', `const result = ${call};`, 'console.log(result);'].join('\n');
 }
 
-export function tsSample(d) {
-  return `${CLIENT_IMPORT}\n\n${tsSampleBody(d)}\n`;
+export function tsSample(d, urls) {
+  return `${CLIENT_IMPORT}\n\n${tsSampleBody(d, urls)}\n`;
 }
 
 export function curlSample(d) {
@@ -152,6 +153,19 @@ export function curlSample(d) {
   return `${lines.join(' \\\n  ')}\n`;
 }
 
+/** The API base and, where some operation has its own server (the token service), the auth root. */
+export function clientUrls(spec) {
+  const baseUrl = serverUrl(spec.servers?.[0]);
+  let authUrl;
+  for (const item of Object.values(spec.paths ?? {})) {
+    for (const method of METHODS) {
+      const servers = item[method]?.servers ?? item.servers;
+      if (item[method] && servers?.length && !authUrl) authUrl = serverUrl(servers[0]);
+    }
+  }
+  return { baseUrl, authUrl };
+}
+
 /**
  * Returns a copy of the spec with x-codeSamples on every operation and the text of the
  * type-check file (each sample in its own block so their `const`s do not collide).
@@ -160,16 +174,18 @@ export function addCodeSamples(spec) {
   const out = structuredClone(spec);
   const blocks = [];
   let count = 0;
+  const urls = clientUrls(out);
   for (const [path, pathItem] of Object.entries(out.paths ?? {})) {
     for (const method of METHODS) {
       const op = pathItem[method];
       if (!op) continue;
       const d = describeOperation(out, path, pathItem, method);
       op['x-codeSamples'] = [
-        { lang: 'TypeScript', label: 'TypeScript', source: tsSample(d) },
+        { lang: 'TypeScript', label: 'TypeScript', source: tsSample(d, urls) },
         { lang: 'curl', label: 'curl', source: curlSample(d) },
       ];
-      blocks.push(`// ${d.operationId}: ${method.toUpperCase()} ${path}\n{\n${tsSampleBody(d)}\n}`);
+      const body = tsSampleBody(d, urls).replace(/^(?=.)/gm, '  ');
+      blocks.push(`// ${d.operationId}: ${method.toUpperCase()} ${path}\n{\n${body}\n}`);
       count++;
     }
   }
