@@ -1,0 +1,38 @@
+// `pnpm docs:serve` serves the built portal on localhost.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const script = join(import.meta.dirname, '../scripts/serve.mjs');
+
+describe('docs:serve', () => {
+  let server: ChildProcess | undefined;
+  afterAll(() => {
+    server?.kill();
+  });
+
+  it('serves the portal and its spec on 127.0.0.1, and nothing outside dist/', async () => {
+    server = spawn(process.execPath, [script, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(server.stdout!, 'data')) as [Buffer];
+    const base = /http:\/\/127\.0\.0\.1:\d+\//.exec(line.toString())?.[0];
+    expect(base).toBeDefined();
+    const page = await fetch(base!);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<title>Hosting Platform Management API v1</title>');
+    const spec = await fetch(`${base}openapi.json`);
+    expect(((await spec.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    expect((await fetch(`${base}..%2Fpackage.json`)).status).toBe(403);
+    expect((await fetch(`${base}missing.html`)).status).toBe(404);
+  });
+
+  it('refuses a bad port with a message that says what to pass', async () => {
+    const child = spawn(process.execPath, [script, '--port', 'nope'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(1);
+    expect(err).toContain('pass --port <0-65535>');
+  });
+});
