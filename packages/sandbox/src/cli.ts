@@ -2,7 +2,6 @@
 // hosting-api-sandbox: runs the stateful sandbox until interrupted.
 import { parseArgs } from 'node:util';
 import { DEFAULT_CLIENTS, startSandbox, type ClientConfig } from './index.js';
-import { validationSource } from './validators.js';
 
 const HELP = `Usage: hosting-api-sandbox [options]
 
@@ -89,7 +88,7 @@ try {
   Auth:     ${sandbox.authUrl}/auth/token
   Speed:    ${speed}× virtual time${speed === 0 ? ' (frozen: POST /__sandbox/clock to advance)' : ''}
   Seed:     ${str('seed') ?? 'built-in account'}
-  Validation: ${validationSource === 'schemas' ? '@hosting-api/schemas' : 'off (@hosting-api/schemas not built)'}
+  Validation: @hosting-api/schemas
   Credentials accepted (client_id / client_secret → scopes):`);
   for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);
   const shutdown = () => {

@@ -1,21 +1,10 @@
-// Loads the per-operation zod schemas of @hosting-api/schemas (`operations[operationId]` with
-// `params`, `query`, `body`). Loaded lazily so the sandbox also starts where that package has
-// not been built; `validationSource` says which one is in force.
+// The per-operation zod schemas of @hosting-api/schemas (`operations[operationId]` with
+// `params`, `query`, `body`), used by validation.ts.
+import { operations } from '@hosting-api/schemas';
 import type { ValidatorMap } from './validation.js';
 
-export let validationSource: 'schemas' | 'none' = 'none';
+export const validationSource = 'schemas' as const;
 
 export async function loadValidators(): Promise<ValidatorMap> {
-  try {
-    const specifier = '@hosting-api/schemas';
-    const mod = (await import(specifier)) as { operations?: ValidatorMap };
-    if (mod.operations) {
-      validationSource = 'schemas';
-      return mod.operations;
-    }
-  } catch {
-    // fall through
-  }
-  validationSource = 'none';
-  return {};
+  return operations as unknown as ValidatorMap;
 }

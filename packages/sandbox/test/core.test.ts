@@ -1,0 +1,287 @@
+// Cross-cutting behaviour: routes from the spec, auth and scopes, the error envelope for bad
+// input, control routes, webhooks, concurrency.
+import { createServer } from 'node:http';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../src/index.js';
+import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { specProblems } from './spec-check.js';
+
+const require = createRequire(import.meta.url);
+const spec = JSON.parse(readFileSync(require.resolve('@hosting-api/openapi/openapi.json'), 'utf8'));
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(() => h.sb.stop());
+beforeEach(async () => {
+  h.sb.reset();
+  await h.refresh();
+});
+
+describe('routes', () => {
+  it('registers every operation of the spec', async () => {
+    const specOps: string[] = [];
+    for (const item of Object.values<any>(spec.paths)) {
+      for (const m of ['get', 'post', 'put', 'delete', 'patch']) if (item[m]) specOps.push(item[m].operationId);
+    }
+    const r = await h.call('GET', '/__sandbox/operations');
+    expect(r.body.data.map((o: any) => o.operationId).sort()).toEqual(specOps.sort());
+    expect(specOps.length).toBeGreaterThanOrEqual(116);
+  });
+
+  it('answers an operation without a handler with a 501 envelope naming it', async () => {
+    const ops = (await h.call('GET', '/__sandbox/operations')).body.data as any[];
+    const missing = ops.find((o) => !o.implemented && o.method === 'GET' && !o.path.includes('{'));
+    if (!missing) return; // every area implemented: nothing left to answer 501
+    const r = await h.call('GET', missing.path);
+    expect(r.status).toBe(501);
+    expect(errorEnvelope(r).errors?.[0]).toContain(missing.operationId);
+  });
+
+  it('answers unknown routes with the 404 envelope', async () => {
+    const r = await h.call('GET', '/no/such/thing');
+    expect(r.status).toBe(404);
+    expect(errorEnvelope(r).message).toBe('We could not locate the requested resources.');
+  });
+
+  it('answers a non-integer id with 404, not 400 or 500', async () => {
+    for (const id of ['abc', '1.5', '99999999999999999999']) {
+      const r = await h.call('GET', `/sites/${id}`);
+      expect(r.status).toBe(404);
+      errorEnvelope(r);
+    }
+  });
+});
+
+describe('auth', () => {
+  const form = (fields: Record<string, string>) => ({
+    raw: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    token: null,
+  });
+
+  it('issues a token for the configured client with the documented fields', async () => {
+    const r = await h.call('POST', '/auth/token', undefined, form({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }));
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ token_type: 'Bearer', expires_in: 3599, scope: 'authorized', scopes: ['authorized', 'owner', 'git_edit'] });
+    expect(r.body.data.created_at).toBe(Date.parse('2026-11-02T09:00:00.000Z') / 1000);
+    expect(specProblems('createAccessToken', r.status, r.body)).toEqual([]);
+  });
+
+  it('also accepts the token request as JSON', async () => {
+    const r = await h.call('POST', '/auth/token', { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { token: null });
+    expect(r.status).toBe(200);
+  });
+
+  it('refuses wrong credentials, a wrong grant type and missing fields with 400', async () => {
+    const cases = [
+      { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'nope' },
+      { grant_type: 'password', client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+      { grant_type: 'client_credentials', client_id: 'sandbox-client' },
+    ];
+    for (const c of cases) {
+      const r = await h.call('POST', '/auth/token', undefined, form(c as Record<string, string>));
+      expect(r.status).toBe(400);
+      expect(specProblems('createAccessToken', r.status, r.body)).toEqual([]);
+    }
+  });
+
+  it('answers 401 with the envelope without, with a malformed or with an unknown token', async () => {
+    for (const token of [null, 'sbx_unknown']) {
+      const r = await h.call('GET', '/account', undefined, { token });
+      expect(r.status).toBe(401);
+      expect(errorEnvelope(r).message).toBe('Unauthorized');
+      expect(specProblems('getAccount', r.status, r.body)).toEqual([]);
+    }
+    const r = await h.call('GET', '/account', undefined, { token: null, headers: { authorization: 'Basic abc' } });
+    expect(r.status).toBe(401);
+  });
+
+  it('refuses a revoked token', async () => {
+    const token = await h.sb.token();
+    expect((await h.call('GET', '/account', undefined, { token })).status).toBe(200);
+    const revoke = await h.call('POST', '/auth/revoke', undefined, form({ token, client_id: 'sandbox-client', client_secret: 'sandbox-secret' }));
+    expect(revoke.status).toBe(200);
+    expect(revoke.body).toBeUndefined();
+    const after = await h.call('GET', '/account', undefined, { token });
+    expect(after.status).toBe(401);
+    expect(after.body.errors).toEqual(['The access token has been revoked.']);
+  });
+
+  it('refuses a token once its 3599 seconds have passed', async () => {
+    const token = await h.sb.token();
+    h.sb.advance(3598_000);
+    expect((await h.call('GET', '/account', undefined, { token })).status).toBe(200);
+    h.sb.advance(1_000);
+    const r = await h.call('GET', '/account', undefined, { token });
+    expect(r.status).toBe(401);
+    expect(r.body.errors).toEqual(['The access token has expired.']);
+  });
+
+  it('needs the owner scope for owner-only operations (403 otherwise)', async () => {
+    const limited = await h.sb.token('sandbox-limited');
+    const r = await h.call('PUT', '/sites/123458/convert/kit', undefined, { token: limited });
+    expect(r.status).toBe(403);
+    expect(errorEnvelope(r).errors?.[0]).toContain('owner');
+    expect(specProblems('convertSiteToKit', r.status, r.body)).toEqual([]);
+    // The generic conversion is not owner-only.
+    expect((await h.call('PUT', '/sites/123457/convert', undefined, { token: limited })).status).toBe(200);
+  });
+
+  it('needs git_edit for git writes', async () => {
+    const limited = await h.sb.token('sandbox-limited');
+    const r = await h.call('POST', '/sites/123456/git/deploy', undefined, { token: limited });
+    expect(r.status).toBe(403);
+  });
+});
+
+describe('bad input never gets a 500', () => {
+  it('maps malformed JSON, wrong content types and oversized bodies to a 400 envelope', async () => {
+    const bad = [
+      { raw: '{"subject": ', headers: { 'content-type': 'application/json' } },
+      { raw: 'subject=a', headers: { 'content-type': 'text/plain' } },
+      { raw: '<x/>', headers: { 'content-type': 'application/xml' } },
+      { raw: JSON.stringify({ subject: 'x'.repeat(2_000_000), body: 'b' }), headers: { 'content-type': 'application/json' } },
+      { raw: '[1,2]', headers: { 'content-type': 'application/json' } },
+      { raw: '"text"', headers: { 'content-type': 'application/json' } },
+    ];
+    for (const opts of bad) {
+      const r = await h.call('POST', '/sites/123456/notes', undefined, opts);
+      expect(r.status, opts.raw.slice(0, 20)).toBe(400);
+      expect(errorEnvelope(r).message).toBe('There was a problem processing your request.');
+      expect(specProblems('createSiteNote', r.status, r.body)).toEqual([]);
+    }
+  });
+
+  it('survives junk sent to every operation', async () => {
+    const ops = (await h.call('GET', '/__sandbox/operations')).body.data as any[];
+    const junk = [undefined, { x: 1 }, { name: 5, page: -1, per_page: 'lots', filters: 'x', subject: [] }, 'null'];
+    for (const op of ops) {
+      const path = op.path.replace(/\{[^}]+\}/g, 'zzz');
+      for (const body of junk) {
+        if (op.method === 'GET' && body !== undefined) continue;
+        const r = await h.call(op.method, `${path}?page=-5&per_page=abc&paginate=maybe`, body);
+        expect(r.status, `${op.method} ${path}`).toBeLessThan(500 + (op.implemented ? 0 : 2));
+        expect(r.status).not.toBe(500);
+      }
+    }
+  });
+});
+
+describe('control routes', () => {
+  it('reset restores the seed', async () => {
+    await h.call('DELETE', '/sites/123456');
+    expect((await h.call('GET', '/sites/123456')).status).toBe(404);
+    await h.call('POST', '/__sandbox/reset');
+    expect((await h.call('GET', '/sites/123456')).status).toBe(200);
+  });
+
+  it('the clock advances by duration and refuses nonsense', async () => {
+    const before = Date.parse((await h.call('GET', '/__sandbox/clock')).body.data.now);
+    const r = await h.call('POST', '/__sandbox/clock', { advance: '90m' });
+    expect(Date.parse(r.body.data.now) - before).toBe(90 * 60_000);
+    expect((await h.call('POST', '/__sandbox/clock', { advance: 'soon' })).status).toBe(400);
+    expect((await h.call('POST', '/__sandbox/clock', { advance_ms: -1 })).status).toBe(400);
+  });
+
+  it('dumps the state and loads it back, also from a --seed file', async () => {
+    await h.call('POST', '/sites/123456/notes', { subject: 'kept', body: 'in the dump' });
+    const dump = (await h.call('GET', '/__sandbox/state')).body.data;
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'));
+    const file = join(dir, 'seed.json');
+    writeFileSync(file, JSON.stringify(dump));
+    const other = await startSandbox({ seed: file, speed: 0 });
+    try {
+      const token = await other.token();
+      const res = await fetch(`${other.url}/sites/123456/notes?per_page=50`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await res.json()) as any;
+      expect(body.data.map((n: any) => n.subject)).toContain('kept');
+    } finally {
+      await other.stop();
+    }
+    expect((await h.call('PUT', '/__sandbox/state', { sites: 'nope' })).status).toBe(400);
+    writeFileSync(file, '{"sites": []}');
+    await expect(startSandbox({ seed: file })).rejects.toThrow(/not a sandbox state/);
+  });
+
+  it('records webhook events and delivers them to the webhook URL', async () => {
+    const received: { event: string | undefined; body: unknown }[] = [];
+    const receiver = createServer((req, res) => {
+      let data = '';
+      req.on('data', (c) => (data += c));
+      req.on('end', () => {
+        received.push({ event: req.headers['x-hosting-event'] as string | undefined, body: JSON.parse(data) });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    const sb = await startSandbox({ speed: 0, webhookUrl: `http://127.0.0.1:${port}/hook` });
+    try {
+      sb.runtime.emitWebhook('git_deploy_completed', { git: { state: 'deployed' } });
+      const list = (await (await fetch(`${sb.authUrl}/__sandbox/webhooks`)).json()) as any;
+      expect(list.data).toHaveLength(1);
+      expect(list.data[0]).toMatchObject({ event: 'git_deploy_completed', status: 200 });
+      expect(received).toEqual([{ event: 'git_deploy_completed', body: { git: { state: 'deployed' } } }]);
+    } finally {
+      await sb.stop();
+      receiver.close();
+    }
+  });
+});
+
+describe('clock-driven work', () => {
+  it('runs queued work in virtual time only (speed 0) and in real time when speed > 0', async () => {
+    const created = await h.call('POST', '/sites', { name: 'clocked' });
+    const id = created.body.data.id;
+    h.sb.advance(29_999);
+    expect((await h.call('GET', `/sites/${id}`)).body.data.state).toBe('deploying');
+    h.sb.advance(1);
+    expect((await h.call('GET', `/sites/${id}`)).body.data.state).toBe('live');
+
+    const fast = await startSandbox({ speed: 10_000 });
+    try {
+      const token = await fast.token();
+      const res = await fetch(`${fast.url}/sites`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'speedy' }),
+      });
+      const site = ((await res.json()) as any).data;
+      await new Promise((r) => setTimeout(r, 50)); // 30 s virtual = 3 ms real
+      const got = (await (await fetch(`${fast.url}/sites/${site.id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as any;
+      expect(got.data.state).toBe('live');
+    } finally {
+      await fast.stop();
+    }
+  });
+});
+
+describe('concurrency', () => {
+  it('loses no writes under concurrent creation', async () => {
+    const before = (await h.call('GET', '/sites/123458/notes?per_page=500')).body.page.totalItems;
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => h.call('POST', '/sites/123458/notes', { subject: `n${i}`, body: 'b' })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(results.map((r) => r.body.data.id)).size).toBe(60);
+    const after = (await h.call('GET', '/sites/123458/notes?per_page=500')).body.page.totalItems;
+    expect(after).toBe(before + 60);
+  });
+
+  it('holds the site limit under concurrent creation', async () => {
+    const state = (await h.call('GET', '/__sandbox/state')).body.data;
+    state.account.maxSites = state.sites.length + 3;
+    await h.call('PUT', '/__sandbox/state', state);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => h.call('POST', '/sites', { name: `race-${i}` })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 400)).toHaveLength(7);
+  });
+});

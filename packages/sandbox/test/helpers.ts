@@ -1,0 +1,58 @@
+// Test helpers: a sandbox on a free port with a frozen clock, and a small fetch wrapper.
+import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
+
+export const START = '2026-11-02T09:00:00.000Z';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Harness {
+  sb: Sandbox;
+  token: string;
+  /** Gets a fresh token (the clock may have run past the old one's lifetime). */
+  refresh(): Promise<void>;
+  /** JSON request against /v1 (or an absolute path starting with /auth or /__sandbox). */
+  call<T = any>(method: string, path: string, body?: unknown, opts?: { token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<Reply<T>>;
+}
+
+export async function harness(options: SandboxOptions = {}): Promise<Harness> {
+  const sb = await startSandbox({ speed: 0, startTime: START, onError: () => {}, ...options });
+  const h = { sb, token: await sb.token() } as Harness;
+  const call: Harness['call'] = async (method, path, body, opts = {}) => {
+    const url = /^\/(auth|__sandbox)/.test(path) ? `${sb.authUrl}${path}` : `${sb.url}${path}`;
+    const headers: Record<string, string> = { ...opts.headers };
+    const t = opts.token === undefined ? h.token : opts.token;
+    if (t) headers.authorization = `Bearer ${t}`;
+    let payload: string | undefined = opts.raw;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+  h.call = call;
+  h.refresh = async () => {
+    h.token = await sb.token();
+  };
+  return h;
+}
+
+/** Asserts the error envelope shape and returns it. */
+export function errorEnvelope(reply: Reply): { message: string; data: null; errors: string[] | null } {
+  const b = reply.body;
+  if (typeof b !== 'object' || b === null || b.data !== null || typeof b.message !== 'string' || !('errors' in b)) {
+    throw new Error(`not an error envelope (${reply.status}): ${JSON.stringify(b)}`);
+  }
+  return b;
+}
