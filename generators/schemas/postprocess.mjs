@@ -138,6 +138,7 @@ export function writeLookup(spec, endpointsTs, componentsTs) {
           `    query: ${slot(has('query'), `${id}QueryParams`, `${id} has query parameters`)},\n` +
           `    headers: ${slot(has('header'), `${id}Header`, `${id} has header parameters`)},\n` +
           `    body: ${slot(bodySchema(body?.content), `${id}Body`, `${id} has a request body`)},\n` +
+          `    bodyRequired: ${body?.required === true},\n` +
           `    response: ${success},\n` +
           `    responses: { ${responses.map(([c, n]) => `${c}: ${n}`).join(', ')} },\n` +
           `  },`,

@@ -15,6 +15,8 @@ export interface OperationSchemas {
   readonly query: ZodType | undefined;
   readonly headers: ZodType | undefined;
   readonly body: ZodType | undefined;
+  /** Whether the spec requires the body (`requestBody.required`). */
+  readonly bodyRequired: boolean;
   /** The success response body; `undefined` when it is not JSON (downloads) or empty. */
   readonly response: ZodType | undefined;
   /** Every documented status with a JSON body → its schema (errors use `ErrorResponse`). */
