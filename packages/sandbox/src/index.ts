@@ -74,7 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     speed,
     webhookUrl: options.webhookUrl ?? null,
     onError,
-    seed: () => (fixture ? structuredClone(fixture) : seedState(start)),
+    seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
   });
   const { operations } = loadSpec();
   const app = buildServer({

@@ -35,7 +35,8 @@ export interface WebhookDelivery {
 
 export interface RuntimeOptions {
   clients: ClientConfig[];
-  seed: () => SandboxState;
+  /** The state to start from and to reset to; gets the virtual now (epoch ms). */
+  seed: (now: number) => SandboxState;
   start: number;
   speed: number;
   webhookUrl: string | null;
@@ -77,13 +78,16 @@ export class SandboxRuntime {
       options.onError(`scheduled task "${label}" failed`, error),
     );
     this.tokens = new TokenStore(options.clients);
-    this.state = options.seed();
+    this.state = options.seed(this.clock.now());
   }
 
-  /** Back to the seed state; queued work and recorded webhooks are dropped, tokens stay valid. */
+  /**
+   * Back to the seed state (the built-in seed is rebuilt relative to the current virtual time);
+   * queued work and recorded webhooks are dropped; the clock keeps running and tokens stay valid.
+   */
   reset(state?: SandboxState): void {
     this.clock.clearTasks();
-    this.state = state ?? this.options.seed();
+    this.state = state ?? this.options.seed(this.clock.now());
     this.webhooks = [];
   }
 

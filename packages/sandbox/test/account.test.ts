@@ -1,0 +1,112 @@
+// Account: profile, defaults, activity log (filters, 50 per page, 60-day retention), add-ons.
+import { createClient, type HostingApiClient } from '@hosting-api/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { harness, type Harness } from './helpers.js';
+import { specProblems } from './spec-check.js';
+
+let h: Harness;
+let api: HostingApiClient;
+beforeAll(async () => {
+  h = await harness();
+  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
+});
+afterAll(() => h.sb.stop());
+beforeEach(async () => {
+  h.sb.reset();
+  await h.refresh();
+});
+const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+
+describe('account', () => {
+  it('returns the profile with counts derived from the state', async () => {
+    const r = await h.call('GET', '/account');
+    expect(specProblems('getAccount', r.status, r.body)).toEqual([]);
+    expect(r.body.data).toMatchObject({
+      email: 'ada@example.com',
+      sitesCount: 6,
+      collaboratorCount: 2,
+      capacity: { sites: { maxBillable: 50, maxStaging: 50, billable: 3, staging: 1, total: 6 } },
+    });
+  });
+
+  it('changes the default PHP version and datacenter; null removes the datacenter', async () => {
+    expect(await api.account.update({ php_version: '8.5' })).toBeNull();
+    expect(await api.account.update({ datacenter_code: null })).toBeNull();
+    const account = await api.account.get();
+    expect(account).toMatchObject({ defaultPhpVersion: '8.5', defaultDatacenter: null });
+    const site = await api.sites.create({ name: 'no-dc' });
+    expect(site).toMatchObject({ phpVersion: '8.5', datacenterCode: 'N/A' });
+    const log = await api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'settings' }] });
+    expect(log.data[0]).toMatchObject({ name: 'settings', source: 'api.v1' });
+  });
+
+  it('refuses unknown values and an empty change', async () => {
+    const r = await h.call('PUT', '/account', { php_version: '5.6' });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0]).toContain('body.php_version');
+    expect((await h.call('PUT', '/account', { datacenter_code: 'XXX' })).status).toBe(400);
+    expect((await h.call('PUT', '/account', {})).status).toBe(400);
+  });
+});
+
+describe('activity log', () => {
+  it('keeps 60 days, newest first, and filters with equals and contains', async () => {
+    const all = await api.account.activity.list({});
+    // The seed has one entry 70 days old: outside the retention window.
+    expect(all.data.map((e) => e.id)).toEqual([5512094, 5512093, 5512092, 5512091]);
+    const bySource = await api.account.activity.list({ filters: [{ field: 'source', operator: 'equals', value: 'api.v1' }] });
+    expect(bySource.data.map((e) => e.id)).toEqual([5512093]);
+    const contains = await api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'report' }] });
+    expect(contains.data.map((e) => e.name)).toEqual(['report.page_views']);
+    const ip = await api.account.activity.list({ filters: [{ field: 'ip_address', operator: 'equals', value: '203.0.113.24' }, { field: 'account_email', operator: 'contains', value: 'ada@' }] });
+    expect(ip.data).toHaveLength(3);
+  });
+
+  it('drops entries as they age past the window', async () => {
+    h.sb.advance(21 * 86_400_000);
+    await h.refresh();
+    const r = await api.account.activity.list({});
+    expect(r.data.map((e) => e.id)).toEqual([5512094, 5512093, 5512092]);
+  });
+
+  it('pages at most 50 per page and refuses more', async () => {
+    for (let i = 0; i < 60; i++) await api.sites.notes.create(123456, { subject: `n${i}`, body: 'b' });
+    const first = await api.account.activity.list({ per_page: 50 });
+    expect(first.page).toEqual({ currentPage: 1, nextPage: 2, lastPage: 2, perPage: 50, totalItems: 64 });
+    const second = await api.account.activity.list({ page: 2, per_page: 50 });
+    expect(second.data).toHaveLength(14);
+    const r = await h.call('POST', '/account/logs/activity', { per_page: 51 });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0]).toMatch(/^body\.per_page/);
+    const badFilter = await h.call('POST', '/account/logs/activity', { filters: [{ field: 'colour', operator: 'equals', value: 'x' }] });
+    expect(badFilter.status).toBe(400);
+    expect(badFilter.body.errors[0]).toMatch(/^body\.filters\.0\.field/);
+  });
+
+  it('lists the account actions', async () => {
+    const actions = await api.account.actions.list();
+    expect(actions.map((a) => a.name)).toEqual(expect.arrayContaining(['site.created', 'site.deleted', 'settings']));
+  });
+});
+
+describe('add-ons', () => {
+  it('sets the total quantity (not an increment); 0 detaches', async () => {
+    expect((await api.account.addons.list()).map((a) => a.id)).toEqual([11, 12]);
+    expect(await api.account.addons.listAttached()).toEqual([{ name: 'Additional sites', quantity: 2 }]);
+    expect(await api.account.addons.update({ addon_id: 12, quantity: 3 })).toEqual([
+      { name: 'Additional sites', quantity: 2 },
+      { name: 'Additional storage', quantity: 3 },
+    ]);
+    await api.account.addons.update({ addon_id: 12, quantity: 1 });
+    expect(await api.account.addons.listAttached()).toContainEqual({ name: 'Additional storage', quantity: 1 });
+    expect(await api.account.addons.update({ addon_id: 11, quantity: 0 })).toEqual([{ name: 'Additional storage', quantity: 1 }]);
+  });
+
+  it('refuses unknown add-ons and negative or missing quantities', async () => {
+    expect(await status(api.account.addons.update({ addon_id: 99, quantity: 1 }))).toBe(400);
+    expect(await status(api.account.addons.update({ addon_id: 11, quantity: -1 }))).toBe(400);
+    const r = await h.call('PUT', '/account/addons', { addon_id: 11 });
+    expect(r.status).toBe(400);
+    expect(r.body.errors.join()).toContain('body.quantity');
+  });
+});

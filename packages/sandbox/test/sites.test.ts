@@ -1,0 +1,235 @@
+// Sites: real flows through @hosting-api/client (responses validated by its schemas) and the
+// transitions of the seed's part 3.
+import { createClient, type HostingApiClient } from '@hosting-api/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DURATIONS } from '../src/index.js';
+import { SITE_NAME_RULE } from '../src/model/sites.js';
+import { harness, type Harness } from './helpers.js';
+import { specProblems } from './spec-check.js';
+
+let h: Harness;
+let api: HostingApiClient;
+let limited: HostingApiClient;
+beforeAll(async () => {
+  h = await harness();
+  const common = { baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0 };
+  api = createClient({ ...common, accessToken: () => h.token });
+  limited = createClient({ ...common, clientId: 'sandbox-limited', clientSecret: 'sandbox-limited-secret' });
+});
+afterAll(() => h.sb.stop());
+beforeEach(async () => {
+  h.sb.reset();
+  await h.refresh();
+});
+
+const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+
+describe('list and search', () => {
+  it('lists every site, favorites first, without a page block unless paginate is set', async () => {
+    const all = await h.call('GET', '/sites');
+    expect(all.body.page).toBeUndefined();
+    const favs = all.body.data.map((s: any) => s.favorite);
+    expect(favs).toEqual([...favs].sort((a, b) => Number(b) - Number(a)));
+    expect(all.body.data.map((s: any) => s.id).slice(0, 2)).toEqual([123456, 123461]);
+    expect(specProblems('listSites', all.status, all.body)).toEqual([]);
+    // page/per_page alone do not page the list (the seed: only when pagination is requested).
+    expect((await h.call('GET', '/sites?per_page=2')).body.data).toHaveLength(all.body.data.length);
+
+    const paged = await h.call('GET', '/sites?paginate=true&per_page=4&page=2');
+    expect(paged.body.page).toEqual({ currentPage: 2, nextPage: null, lastPage: 2, perPage: 4, totalItems: 6 });
+    expect(paged.body.data).toHaveLength(2);
+    expect(specProblems('listSites', paged.status, paged.body)).toEqual([]);
+  });
+
+  it('paginates through the client', async () => {
+    const ids: number[] = [];
+    for await (const site of api.paginate(api.sites.list, { paginate: true, per_page: 4 })) ids.push(site.id);
+    expect(ids).toHaveLength(6);
+  });
+
+  it('searches by name substring and state, with ipAddresses in the search view', async () => {
+    const r = await api.sites.search({ filters: [{ key: 'name', value: 'a' }, { key: 'state', value: 'live' }], per_page: 2 });
+    expect(r.data.every((s) => s.state === 'live' && s.name.includes('a'))).toBe(true);
+    expect(r.page).toMatchObject({ currentPage: 1, perPage: 2 });
+    expect(r.data[0]?.ipAddresses).toHaveLength(2);
+    expect(await status(api.sites.search({ filters: [{ key: 'nonsense', value: 'x' }] }))).toBe(400);
+  });
+
+  it('serves the option lists', async () => {
+    expect(await api.sites.listPhpVersions()).toEqual(['8.3', '8.4', '8.5']);
+    expect((await api.sites.listDatacenters()).map((d) => d.code)).toEqual(['AMS', 'BUR', 'DCA', 'DFW']);
+    expect(await api.sites.listInstallOptions()).toContain('cms');
+  });
+});
+
+describe('create → deploying → live', () => {
+  it('creates a deploying site that goes live after its deploy and publishes an alert', async () => {
+    const site = await api.sites.create({ name: 'ada-shop', php_version: '8.5', datacenter_code: 'AMS' });
+    expect(site).toMatchObject({ state: 'deploying', staging: false, sandbox: false, phpVersion: '8.5', datacenterCode: 'AMS' });
+    h.sb.advance(DURATIONS.siteDeploy);
+    const live = await api.sites.get(site.id);
+    expect(live.state).toBe('live');
+    expect(live.collaborators).toEqual([]);
+    const alerts = h.sb.runtime.state.alerts.filter((a) => a.site?.id === site.id);
+    expect(alerts.map((a) => a.category)).toEqual(['completed']);
+    const log = await api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'site.created' }] });
+    expect(log.data[0]).toMatchObject({ source: 'api.v1', name: 'site.created' });
+  });
+
+  it('returns the flags as requested and uses the account defaults', async () => {
+    const s = await api.sites.create({ name: 'stage-1', staging: true });
+    expect(s).toMatchObject({ staging: true, sandbox: false, phpVersion: '8.4', datacenterCode: 'DCA' });
+  });
+
+  it('refuses bad names, duplicates and bad options, naming the field', async () => {
+    for (const name of ['ab', 'has.dot', 'has space', '-dash', 'dash-', 'ümlaut']) {
+      const r = await h.call('POST', '/sites', { name });
+      expect(r.status, name).toBe(400);
+      expect(r.body.errors[0]).toBe(`body.name: ${SITE_NAME_RULE}`);
+    }
+    expect((await h.call('POST', '/sites', { name: 'ada-blog' })).body.errors[0]).toContain('already exists');
+    expect((await h.call('POST', '/sites', { name: 'okname', php_version: '7.4' })).body.errors[0]).toContain('body.php_version');
+    expect((await h.call('POST', '/sites', { name: 'okname', staging: 'yes' })).body.errors[0]).toMatch(/^body\.staging/);
+  });
+
+  it('validates names with the seed rule', async () => {
+    expect(await api.sites.validateName({ name: 'ada-shop' })).toEqual({ valid: true });
+    const bad = await h.call('POST', '/sites/validate', { name: 'a.b' });
+    expect(bad.body).toEqual({ message: SITE_NAME_RULE, data: { valid: false }, errors: null });
+    expect((await h.call('POST', '/sites/validate', {})).status).toBe(400);
+  });
+});
+
+describe('get, update, delete', () => {
+  it('returns the detail view and 404 for unknown sites', async () => {
+    const s = await api.sites.get(123456);
+    expect(s.collaborators.map((c) => c.email)).toEqual(['grace@example.com', 'alan@example.com']);
+    expect(s.collaboratorsCount).toBe(2);
+    const r = await h.call('GET', '/sites/999999');
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('We could not locate the requested resources.');
+  });
+
+  it('updates display name, PHP version and environment type', async () => {
+    const s = await api.sites.update(123456, { name: 'Ada Notes', php_version: '8.5', wp_environment_type: 'staging' });
+    expect(s).toMatchObject({ displayName: 'Ada Notes', name: 'ada-blog', phpVersion: '8.5', wpEnvironmentType: 'staging' });
+    expect((await h.call('PUT', '/sites/123456', { wp_environment_type: 'prod' })).status).toBe(400);
+  });
+
+  it('deletes a site and what belongs to it', async () => {
+    await api.sites.delete(123456);
+    expect(await status(api.sites.get(123456))).toBe(404);
+    expect(await status(api.sites.notes.get(123456, 42))).toBe(404);
+    expect(await status(api.sites.delete(123456))).toBe(404);
+  });
+});
+
+describe('disable and enable', () => {
+  it('disables any site and enables only disabled ones', async () => {
+    expect((await api.sites.disable(123456)).state).toBe('disabled');
+    expect((await api.sites.enable(123456)).state).toBe('live');
+    expect(await status(api.sites.enable(123456))).toBe(400);
+  });
+
+  it('keeps a disabled site billable', async () => {
+    const before = (await api.account.get()).capacity.sites.billable;
+    await api.sites.disable(123456);
+    expect((await api.account.get()).capacity.sites.billable).toBe(before);
+  });
+});
+
+describe('conversions', () => {
+  const billable = async () => (await api.account.get()).capacity.sites.billable;
+
+  it('live → staging only without DNS records attached, and it leaves the billable count', async () => {
+    expect(await status(api.sites.convertToStaging(123456))).toBe(400); // has record 880123
+    const before = await billable();
+    const s = await api.sites.convertToStaging(123461);
+    expect(s).toMatchObject({ staging: true, sandbox: false, createdBy: { name: 'Ada Lovelace', email: 'ada@example.com' } });
+    expect(await billable()).toBe(before - 1);
+  });
+
+  it('sandbox → staging, staging → sandbox puts the site in maintenance mode', async () => {
+    expect(await api.sites.convertToStaging(123458)).toMatchObject({ staging: true, sandbox: false });
+    const s = await api.sites.convertToSandbox(123457);
+    expect(s).toMatchObject({ staging: false, sandbox: true, maintenanceMode: true });
+  });
+
+  it('live → sandbox removes it from billable; → live adds it back', async () => {
+    const before = await billable();
+    await api.sites.convertToSandbox(123461);
+    expect(await billable()).toBe(before - 1);
+    expect(await api.sites.convertToLive(123461)).toMatchObject({ staging: false, sandbox: false });
+    expect(await billable()).toBe(before);
+    expect(await status(api.sites.convertToLive(123461))).toBe(400); // already live
+  });
+
+  it('kit only from sandbox', async () => {
+    expect(await status(api.sites.convertToKit(123456))).toBe(400);
+    expect((await api.sites.convertToKit(123458)).kit).toBe(true);
+  });
+
+  it('the generic conversion takes staging or sandbox to live', async () => {
+    expect(await api.sites.convert(123457)).toMatchObject({ staging: false, sandbox: false });
+    expect(await status(api.sites.convert(123456))).toBe(400);
+  });
+
+  it('owner-only conversions refuse a token without the owner scope', async () => {
+    expect(await status(limited.sites.convertToStaging(123461))).toBe(403);
+    expect(await status(limited.sites.convertToLive(123457))).toBe(403);
+  });
+
+  it('refuses to convert a site that is still deploying', async () => {
+    const s = await api.sites.create({ name: 'busy-one', sandbox: true });
+    expect(await status(api.sites.convertToKit(s.id))).toBe(400);
+  });
+
+  it('holds the billable limit', async () => {
+    const state = h.sb.runtime.state;
+    state.account.maxBillable = state.sites.filter((s) => !s.staging && !s.sandbox && !s.kit).length;
+    expect(await status(api.sites.convertToLive(123457))).toBe(400);
+    expect(await status(api.sites.create({ name: 'one-more' }))).toBe(400);
+    expect((await api.sites.create({ name: 'one-more', sandbox: true })).sandbox).toBe(true);
+  });
+});
+
+describe('clone', () => {
+  it('gives a cloning site with clonedFromId that goes live later, with alerts', async () => {
+    const clone = await api.sites.clone(123456, { name: 'ada-blog-copy', staging: true, datacenter_code: 'AMS' });
+    expect(clone).toMatchObject({ state: 'cloning', clonedFromId: 123456, staging: true, datacenterCode: 'AMS' });
+    const inProgress = h.sb.runtime.state.alerts.find((a) => a.site?.id === clone.id);
+    expect(inProgress?.category).toBe('in_progress');
+    h.sb.advance(DURATIONS.siteClone - 1);
+    expect((await api.sites.get(clone.id)).state).toBe('cloning');
+    h.sb.advance(1);
+    expect((await api.sites.get(clone.id)).state).toBe('live');
+    const cats = h.sb.runtime.state.alerts.filter((a) => a.site?.id === clone.id).map((a) => a.category);
+    expect(cats).toEqual(['in_progress', 'completed']);
+  });
+
+  it('404 for an unknown source, 400 for a bad name', async () => {
+    expect(await status(api.sites.clone(999999, { name: 'x-copy' }))).toBe(404);
+    expect(await status(api.sites.clone(123456, { name: 'no' }))).toBe(400);
+  });
+
+  it('a clone of a deleted site never flips a re-created one', async () => {
+    const clone = await api.sites.clone(123456, { name: 'gone-soon' });
+    await api.sites.delete(clone.id);
+    h.sb.advance(DURATIONS.siteClone);
+    expect(await status(api.sites.get(clone.id))).toBe(404);
+  });
+});
+
+describe('favorites', () => {
+  it('adds and removes favorites, idempotently, and the list puts favorites first', async () => {
+    expect(await api.sites.favorites.add(123460)).toBeNull();
+    await api.sites.favorites.add(123460);
+    let list = (await api.sites.list()).data;
+    expect(list.filter((s) => s.favorite).map((s) => s.id)).toEqual([123456, 123460, 123461]);
+    await api.sites.favorites.remove(123456);
+    await api.sites.favorites.remove(123456);
+    list = (await api.sites.list()).data;
+    expect(list[0]?.id).toBe(123460);
+    expect(await status(api.sites.favorites.add(999999))).toBe(404);
+  });
+});
