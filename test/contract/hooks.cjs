@@ -205,9 +205,9 @@ function skipReason(info, status, key, override) {
   if (status === '404') {
     const last = info.params.filter((p) => p.in === 'path').pop();
     if (last && data.missing?.[last.name] !== undefined) return undefined;
-    if (last) return `live: needs an id that does not exist on the target (CONTRACT_TARGET_DATA missing.${last.name})`;
+    if (last) return 'live: a 404 needs an id that does not exist on the target (CONTRACT_TARGET_DATA "missing", by path parameter)';
   }
-  return `live: a ${status} depends on the target's state; give the request in CONTRACT_TARGET_DATA requests["${key}"]`;
+  return `live: a ${status} depends on the target's state (give the request in CONTRACT_TARGET_DATA "requests": {"<operationId> ${status}": …})`;
 }
 
 function buildUri(info, status, transactionUri, override) {

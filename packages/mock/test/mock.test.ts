@@ -1,0 +1,140 @@
+// The mock as a client sees it: /v1 and the auth root, the spec's envelopes, readable errors.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../src/index.js';
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await startMock({ port: 0 });
+});
+afterAll(async () => {
+  await mock?.stop();
+});
+
+const auth = { Authorization: 'Bearer test-token' };
+
+async function call(path: string, init: RequestInit = {}) {
+  const res = await fetch(mock.url + path, init);
+  const text = await res.text();
+  return { status: res.status, type: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : undefined };
+}
+
+describe('startMock', () => {
+  it('reports its base and auth URLs', () => {
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(mock.baseUrl).toBe(`${mock.url}/v1`);
+    expect(mock.authUrl).toBe(mock.url);
+  });
+
+  it('serves the token operation at the auth root, like the real service', async () => {
+    const res = await call('/auth/token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=id&client_secret=secret',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.token_type).toBe('Bearer');
+    expect(typeof res.body.data.access_token).toBe('string');
+  });
+
+  it('serves API operations under /v1 with the static example', async () => {
+    const first = await call('/v1/sites/123456', { headers: auth });
+    const second = await call('/v1/sites/123456', { headers: auth });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ message: 'Success', errors: null, data: { id: 123456 } });
+    expect(second.body).toEqual(first.body);
+  });
+
+  it('answers a request without a bearer token with the spec 401 envelope', async () => {
+    const res = await call('/v1/sites/123456');
+    expect(res.status).toBe(401);
+    expect(res.type).toContain('application/json');
+    expect(res.body).toMatchObject({ data: null });
+    expect(res.body).toHaveProperty('message');
+  });
+
+  it('selects a documented response with Prefer: code=…', async () => {
+    const res = await call('/v1/sites/123456', { headers: { ...auth, Prefer: 'code=404' } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'We could not locate the requested resources.', data: null, errors: null });
+  });
+
+  it('answers unknown routes with a 404 envelope that says where operations live', async () => {
+    const unknown = await call('/v1/no-such-thing', { headers: auth });
+    expect(unknown.status).toBe(404);
+    expect(unknown.type).toContain('application/json');
+    expect(unknown.body.message).toBe('We could not locate the requested resources.');
+    expect(unknown.body.errors[0]).toContain('GET /v1/no-such-thing');
+
+    const unversioned = await call('/sites', { headers: auth });
+    expect(unversioned.status).toBe(404);
+    expect(unversioned.body.errors[0]).toContain('under /v1');
+
+    const tokenUnderV1 = await call('/v1/auth/token', { method: 'POST' });
+    expect(tokenUnderV1.status).toBe(404);
+    expect(tokenUnderV1.body.errors[0]).toContain('outside /v1');
+  });
+
+  it('answers an invalid request with a 400 envelope naming the problem', async () => {
+    const path = await call('/v1/sites/not-a-number', { headers: auth });
+    expect(path.status).toBe(400);
+    expect(path.body.message).toBe('There was a problem processing your request.');
+    expect(path.body.errors.join(' ')).toMatch(/site_id/);
+
+    const body = await call('/auth/token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=password',
+    });
+    expect(body.status).toBe(400);
+    expect(body.body.errors.join(' ')).toMatch(/client_id/);
+  });
+
+  it('answers a method the path does not have with 405 and an envelope', async () => {
+    const res = await call('/v1/sites', { method: 'PATCH', headers: auth });
+    expect(res.status).toBe(405);
+    expect(res.body).toMatchObject({ data: null, errors: [expect.stringContaining('PATCH')] });
+  });
+
+  it('stops: the port no longer answers', async () => {
+    const other = await startMock({ port: 0 });
+    await other.stop();
+    await expect(fetch(`${other.url}/v1/sites`)).rejects.toThrow();
+  });
+});
+
+describe('hosting-api-mock CLI', () => {
+  const cli = join(__dirname, '..', 'dist', 'cli.js');
+
+  it('prints the URL it listens on and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [cli, '--port', '0', '--quiet']);
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    expect(out).toContain(`base URL: ${url}/v1`);
+    const res = await fetch(`${url}/v1/sites`, { headers: auth });
+    expect(res.status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      child.on('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+    await expect(fetch(`${url}/v1/sites`)).rejects.toThrow();
+  });
+
+  it('rejects a bad option with a message and a non-zero exit', async () => {
+    const child = spawn(process.execPath, [cli, '--port', 'abc']);
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toContain('--port must be an integer');
+  });
+});

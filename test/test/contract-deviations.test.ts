@@ -1,0 +1,243 @@
+// The contract gate must be able to fail: a server that deviates from the spec in one way at a time
+// (a proxy in front of the mock that alters GET /v1/sites/{site_id}) must be reported by the run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '@hosting-api/mock';
+
+type Json = Record<string, unknown> & { data: Record<string, unknown> };
+
+interface Deviation {
+  /** Changes the answer to an authorised GET /v1/sites/{site_id} (status 200). */
+  success?: (status: number, body: Json) => { status: number; body: unknown };
+  /** Answers a request without a token instead of the mock. */
+  unauthorised?: (body: Json) => { status: number; body: unknown };
+}
+
+const SITE = /^\/v1\/sites\/\d+$/;
+
+/** A proxy in front of the mock that applies one deviation. */
+function deviatingServer(mockUrl: string, deviation: Deviation): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers.set(k, v);
+    const method = req.method ?? 'GET';
+    const target = SITE.test(req.url ?? '') && method === 'GET';
+    let upstream: Response;
+    if (target && deviation.unauthorised && !headers.has('authorization')) {
+      // Fetch the success body with a token, then hand it out without one.
+      headers.set('authorization', 'Bearer deviation');
+      headers.delete('prefer');
+      upstream = await fetch(mockUrl + req.url, { method, headers });
+      const out = deviation.unauthorised((await upstream.json()) as Json);
+      res.writeHead(out.status, { 'content-type': 'application/json' }).end(JSON.stringify(out.body));
+      return;
+    }
+    upstream = await fetch(mockUrl + req.url, {
+      method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const text = await upstream.text();
+    if (target && deviation.success && upstream.status === 200) {
+      const out = deviation.success(upstream.status, JSON.parse(text) as Json);
+      res.writeHead(out.status, { 'content-type': 'application/json' }).end(JSON.stringify(out.body));
+      return;
+    }
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    res.end(text);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+interface Outcome {
+  code: number;
+  output: string;
+  results: { key: string; outcome: 'pass' | 'fail' | 'skip'; errors?: string[] }[];
+}
+
+/** Runs the contract gate (only getSite) against the given server. */
+function runGate(url: string): Promise<Outcome> {
+  const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
+  const child = spawn(
+    process.execPath,
+    ['contract/run.mjs', '--mock', '--only', 'getSite', '--results', resultsFile],
+    { cwd: join(__dirname, '..'), env: { ...process.env, CONTRACT_MOCK_URL: url } },
+  );
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      let results: Outcome['results'] = [];
+      try {
+        results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
+      } catch {
+        // no results file: the assertions below report the output
+      }
+      resolve({ code: code ?? 1, output, results });
+    });
+  });
+}
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await startMock({ port: 0 });
+});
+afterAll(async () => {
+  await mock?.stop();
+});
+
+async function gateAgainst(deviation: Deviation): Promise<Outcome> {
+  const server = await deviatingServer(mock.url, deviation);
+  try {
+    return await runGate(server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+function failuresOf(outcome: Outcome): Record<string, string> {
+  return Object.fromEntries(outcome.results.filter((r) => r.outcome === 'fail').map((r) => [r.key, (r.errors ?? []).join('; ')]));
+}
+
+describe('contract gate', () => {
+  it('passes a server that keeps the contract (the control case)', async () => {
+    const outcome = await gateAgainst({});
+    expect(outcome.code, outcome.output).toBe(0);
+    const passed = outcome.results.filter((r) => r.outcome === 'pass').map((r) => r.key).sort();
+    expect(passed).toEqual(['getSite 200', 'getSite 401', 'getSite 404']);
+  });
+
+  const cases: [string, Deviation, string, RegExp][] = [
+    ['a wrong status', { success: (_s, body) => ({ status: 201, body }) }, 'getSite 200', /status 201, expected 200/],
+    [
+      'a missing required field',
+      { success: (s, body) => (delete body.data.name, { status: s, body }) },
+      'getSite 200',
+      /body\/data must have required property 'name'/,
+    ],
+    ['a wrong type', { success: (s, body) => ((body.data.name = 5), { status: s, body }) }, 'getSite 200', /body\/data\/name must be string/],
+    [
+      'a value outside an enum',
+      { success: (s, body) => ((body.data.edgeCache = 'sometimes'), { status: s, body }) },
+      'getSite 200',
+      /body\/data\/edgeCache must be equal to one of the allowed values/,
+    ],
+    [
+      'null where not nullable',
+      { success: (s, body) => ((body.data.name = null), { status: s, body }) },
+      'getSite 200',
+      /body\/data\/name must be string/,
+    ],
+    [
+      'a missing envelope',
+      { success: (s, body) => ({ status: s, body: body.data }) },
+      'getSite 200',
+      /body must have required property 'message'/,
+    ],
+    ['200 without a token', { unauthorised: (body) => ({ status: 200, body }) }, 'getSite 401', /status 200, expected 401/],
+  ];
+
+  it.each(cases)('reports %s', async (_name, deviation, key, message) => {
+    const outcome = await gateAgainst(deviation);
+    expect(outcome.code, outcome.output).toBe(1);
+    const failures = failuresOf(outcome);
+    // Exactly the deviating transaction fails, with a message that says what is wrong.
+    expect(Object.keys(failures), outcome.output).toEqual([key]);
+    expect(failures[key]).toMatch(message);
+    expect(outcome.output).toContain(`FAILED ${key}`);
+  });
+});
+
+describe('contract:live', () => {
+  function runLive(env: Record<string, string>, only?: string): Promise<Outcome> {
+    const resultsFile = join(mkdtempSync(join(tmpdir(), 'live-')), 'results.json');
+    const args = ['contract/run.mjs', '--live', '--results', resultsFile, ...(only ? ['--only', only] : [])];
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
+    const child = spawn(process.execPath, args, { cwd: join(__dirname, '..'), env: { ...clean, ...env } });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    return new Promise((resolve) => {
+      child.on('exit', (code) => {
+        let results: Outcome['results'] = [];
+        try {
+          results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
+        } catch {
+          // no results: configuration errors stop before Dredd
+        }
+        resolve({ code: code ?? 1, output, results });
+      });
+    });
+  }
+
+  it('names the missing variables in one message, without a stack trace', async () => {
+    const outcome = await runLive({ CONTRACT_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(outcome.code).toBe(2);
+    for (const name of ['CONTRACT_AUTH_URL', 'CONTRACT_CLIENT_ID', 'CONTRACT_CLIENT_SECRET']) expect(outcome.output).toContain(name);
+    expect(outcome.output).not.toContain('CONTRACT_BASE_URL ');
+    expect(outcome.output).not.toMatch(/\n\s+at /);
+  });
+
+  // The mock stands in for a live service: the requests it receives show what the run did.
+  async function liveAgainstMock(extra: Record<string, string>) {
+    const seen: string[] = [];
+    const target = await startMock({ port: 0, onRequest: (line) => seen.push(line) });
+    try {
+      const outcome = await runLive(
+        {
+          CONTRACT_BASE_URL: target.baseUrl,
+          CONTRACT_AUTH_URL: target.authUrl,
+          CONTRACT_CLIENT_ID: 'contract-test',
+          CONTRACT_CLIENT_SECRET: 'contract-secret',
+          ...extra,
+        },
+        'getSite,searchSites,updateSite,deleteSite,createSiteNote,createAccessToken,revokeAccessToken',
+      );
+      return { outcome, seen };
+    } finally {
+      await target.stop();
+    }
+  }
+
+  const outcomeOf = (o: Outcome, key: string) => o.results.find((r) => r.key === key)?.outcome;
+
+  it('is read-only by default: writes are skipped and never reach the target', async () => {
+    const { outcome, seen } = await liveAgainstMock({});
+    expect(outcome.code, outcome.output).toBe(0);
+    for (const key of ['updateSite 200', 'deleteSite 200', 'createSiteNote 200', 'deleteSite 401']) {
+      expect(outcomeOf(outcome, key), key).toBe('skip');
+    }
+    for (const key of ['getSite 200', 'getSite 401', 'searchSites 200', 'createAccessToken 200', 'revokeAccessToken 200']) {
+      expect(outcomeOf(outcome, key), key).toBe('pass');
+    }
+    // Only the token operations and the read-only search reach the target with anything but GET.
+    const writes = seen.filter((line) => !line.startsWith('GET '));
+    expect(writes.every((line) => /^POST (\/auth\/token|\/auth\/revoke|\/v1\/sites\/search)\b/.test(line)), writes.join('\n')).toBe(true);
+    expect(outcome.output).toContain('CONTRACT_ALLOW_WRITES=1');
+  });
+
+  it('runs writes with CONTRACT_ALLOW_WRITES=1', async () => {
+    const { outcome, seen } = await liveAgainstMock({ CONTRACT_ALLOW_WRITES: '1' });
+    expect(outcome.code, outcome.output).toBe(0);
+    for (const key of ['updateSite 200', 'deleteSite 200', 'createSiteNote 200', 'deleteSite 401']) {
+      expect(outcomeOf(outcome, key), key).toBe('pass');
+    }
+    expect(seen.some((line) => line.startsWith('DELETE /v1/sites/'))).toBe(true);
+  });
+});
