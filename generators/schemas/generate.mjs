@@ -27,8 +27,13 @@ if (args.includes('--help') || args.includes('-h')) {
   process.exit(0);
 }
 const outIndex = args.indexOf('--out');
-if (args.some((a, i) => a !== '--out' && i !== outIndex + 1) || (outIndex >= 0 && !args[outIndex + 1])) {
-  console.error(`Unknown arguments: ${args.join(' ')}\n\n${HELP}`);
+const known = outIndex >= 0 ? [outIndex, outIndex + 1] : [];
+if (outIndex >= 0 && !args[outIndex + 1]) {
+  console.error(`--out needs a directory.\n\n${HELP}`);
+  process.exit(2);
+}
+if (args.some((_, i) => !known.includes(i))) {
+  console.error(`Unknown arguments: ${args.filter((_, i) => !known.includes(i)).join(' ')}\n\n${HELP}`);
   process.exit(2);
 }
 const outDir = resolve(outIndex >= 0 ? args[outIndex + 1] : 'src/generated');
@@ -89,7 +94,6 @@ try {
   const componentsTs = finishComponents(await run('components', componentsDocument(spec)), spec);
   const lookupTs = writeLookup(spec, operationsTs, componentsTs);
 
-  rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'endpoints.ts'), operationsTs);
   writeFileSync(join(outDir, 'components.ts'), componentsTs);

@@ -14,8 +14,13 @@
 //   never changes data, every `default` is dropped: the schemas validate, the server defaults
 // - boolean path/query parameters are `zod.boolean()`, which rejects the "true"/"false" a server
 //   receives (numbers get `coerce`; `z.coerce.boolean()` would read "false" as true) → marker `bool`
+// - `allOf` becomes `.and()` and loses `required`: the spec uses none, and generation stops if
+//   one appears
+// orval's own `override.zod.strict` is no fix for `additionalProperties`: it makes every object of
+// a body or response strict, the open resources too.
 // Markers ride on `pattern`, which orval turns into `.regex(<const>)` for any type;
-// postprocess.mjs replaces those calls with `.int()`, `.strict()` or `.loose()`.
+// postprocess.mjs replaces those calls with `.int()`, `.strict()`, `.loose()` or, for `bool`, a
+// union of `zod.boolean()` and `zod.stringbool()`.
 //
 // Operations
 // - path-item-level `parameters` are ignored (only the operation's own are read) → copied down
@@ -38,6 +43,7 @@ const fixed = new WeakSet(); // a schema object reached twice is rewritten once
 export function fixSchema(s) {
   if (!s || typeof s !== 'object' || s.$ref || fixed.has(s)) return;
   fixed.add(s);
+  if (s.allOf) throw new Error('allOf in the spec: orval renders it as .and() and loses required');
   delete s.default;
   if ('const' in s) {
     s.enum = [s.const];
