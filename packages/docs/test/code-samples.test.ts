@@ -1,5 +1,8 @@
 // The code-sample generator (generators/docs/code-samples.mjs) on the real bundled spec.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs generator without types
@@ -60,5 +63,20 @@ describe('code-samples generator', () => {
 
   it('writes TypeScript literals with quotes escaped and bare keys only where legal', () => {
     expect(tsLiteral({ a: "it's", 'b-c': [1, null, true] })).toBe("{\n  a: 'it\\'s',\n  'b-c': [1, null, true],\n}");
+  });
+
+  it('keeps the portal spec valid OpenAPI (x-codeSamples in the shape Redocly expects)', () => {
+    const work = mkdtempSync(join(tmpdir(), 'docs-lint-'));
+    try {
+      const specFile = join(work, 'openapi.json');
+      writeFileSync(specFile, JSON.stringify(result.spec));
+      writeFileSync(join(work, 'redocly.yaml'), 'telemetry: off\nextends: [recommended]\n');
+      const cli = createRequire(join(import.meta.dirname, '../package.json')).resolve('@redocly/cli/bin/cli.js');
+      const r = spawnSync(process.execPath, [cli, 'lint', specFile, '--config', join(work, 'redocly.yaml')], { encoding: 'utf8' });
+      expect(`${r.stdout}${r.stderr}`).toContain('Your API description is valid');
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
