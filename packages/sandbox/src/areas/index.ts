@@ -5,8 +5,10 @@ import account from './account.js';
 import notes from './notes.js';
 import sites from './sites.js';
 import token from './token.js';
+import collaborators from './collaborators.js';
+import dns from './dns.js';
 
-const areas: Record<string, AreaHandlers> = { token, account, sites, notes };
+const areas: Record<string, AreaHandlers> = { token, account, sites, notes, collaborators, dns };
 
 function merge(all: Record<string, AreaHandlers>): AreaHandlers {
   const merged: Record<string, unknown> = {};
