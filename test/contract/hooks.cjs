@@ -101,7 +101,8 @@ function checkResponse(info, expectedStatus, real) {
     if (body.length > 0) problems.push(`body: ${status} is documented without a body, got ${body.length} bytes`);
     return problems;
   }
-  const mediaType = Object.keys(content).find((m) => type.startsWith(m)) ?? null;
+  const base = type.split(';')[0].trim().toLowerCase();
+  const mediaType = Object.keys(content).find((m) => m.toLowerCase() === base) ?? null;
   if (!mediaType) {
     problems.push(`Content-Type "${type}" is not documented for ${status} (${Object.keys(content).join(', ')})`);
     return problems;
@@ -325,6 +326,12 @@ hooks.beforeEach((transaction, done) => {
 hooks.beforeEachValidation((transaction) => {
   delete transaction.expected.body;
   delete transaction.expected.bodySchema;
+  // Gavel compares Content-Type exactly; `application/json; charset=utf-8` is the same media type.
+  const expected = transaction.expected.headers?.['Content-Type'];
+  const actual = header(transaction.real?.headers, 'content-type');
+  if (expected && actual && actual.split(';')[0].trim().toLowerCase() === expected.toLowerCase()) {
+    transaction.expected.headers['Content-Type'] = actual;
+  }
 });
 
 const results = [];

@@ -1,7 +1,7 @@
 // The contract gate must be able to fail: a server that deviates from the spec in one way at a time
 // (a proxy in front of the mock that alters GET /v1/sites/{site_id}) must be reported by the run.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,8 @@ type Json = Record<string, unknown> & { data: Record<string, unknown> };
 interface Deviation {
   /** Changes the answer to an authorised GET /v1/sites/{site_id} (status 200). */
   success?: (status: number, body: Json) => { status: number; body: unknown };
+  /** Content-Type of the altered answer (default application/json). */
+  contentType?: string;
   /** Answers a request without a token instead of the mock. */
   unauthorised?: (body: Json) => { status: number; body: unknown };
 }
@@ -47,7 +49,7 @@ function deviatingServer(mockUrl: string, deviation: Deviation): Promise<{ url: 
     const text = await upstream.text();
     if (target && deviation.success && upstream.status === 200) {
       const out = deviation.success(upstream.status, JSON.parse(text) as Json);
-      res.writeHead(out.status, { 'content-type': 'application/json' }).end(JSON.stringify(out.body));
+      res.writeHead(out.status, { 'content-type': deviation.contentType ?? 'application/json' }).end(JSON.stringify(out.body));
       return;
     }
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
@@ -123,7 +125,21 @@ describe('contract gate', () => {
     expect(passed).toEqual(['getSite 200', 'getSite 401', 'getSite 404']);
   });
 
+  it('accepts parameters on the Content-Type (application/json; charset=utf-8)', async () => {
+    const outcome = await gateAgainst({
+      contentType: 'application/json; charset=utf-8',
+      success: (s, body) => ({ status: s, body }),
+    });
+    expect(outcome.code, outcome.output).toBe(0);
+  });
+
   const cases: [string, Deviation, string, RegExp][] = [
+    [
+      'an undocumented Content-Type',
+      { contentType: 'text/plain', success: (s, body) => ({ status: s, body }) },
+      'getSite 200',
+      /Content-Type "text\/plain" is not documented/,
+    ],
     ['a wrong status', { success: (_s, body) => ({ status: 201, body }) }, 'getSite 200', /status 201, expected 200/],
     [
       'a missing required field',
@@ -194,6 +210,24 @@ describe('contract:live', () => {
     expect(outcome.output).not.toMatch(/\n\s+at /);
   });
 
+  it('stops with one message when the target gives no token', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = http.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const outcome = await runLive({
+      CONTRACT_BASE_URL: `http://127.0.0.1:${closed}/v1`,
+      CONTRACT_AUTH_URL: `http://127.0.0.1:${closed}`,
+      CONTRACT_CLIENT_ID: 'id',
+      CONTRACT_CLIENT_SECRET: 'secret',
+    });
+    expect(outcome.code).toBe(1);
+    expect(outcome.output).toContain(`could not obtain a token from POST http://127.0.0.1:${closed}/auth/token`);
+    expect(outcome.output).not.toMatch(/\n\s+at /);
+  });
+
   // The mock stands in for a live service: the requests it receives show what the run did.
   async function liveAgainstMock(extra: Record<string, string>) {
     const seen: string[] = [];
@@ -230,6 +264,24 @@ describe('contract:live', () => {
     const writes = seen.filter((line) => !line.startsWith('GET '));
     expect(writes.every((line) => /^POST (\/auth\/token|\/auth\/revoke|\/v1\/sites\/search)\b/.test(line)), writes.join('\n')).toBe(true);
     expect(outcome.output).toContain('CONTRACT_ALLOW_WRITES=1');
+  });
+
+  it('takes ids and error-provoking requests from CONTRACT_TARGET_DATA', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'target-'));
+    const file = join(dir, 'target.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        params: { site_id: 654321 },
+        // The mock stands in for a target that answers 404 for this request.
+        requests: { 'getSite 404': { params: { site_id: 1 }, headers: { Prefer: 'code=404' } } },
+      }),
+    );
+    const { outcome, seen } = await liveAgainstMock({ CONTRACT_TARGET_DATA: file });
+    expect(outcome.code, outcome.output).toBe(0);
+    expect(outcomeOf(outcome, 'getSite 404')).toBe('pass');
+    expect(seen).toContain('GET /v1/sites/654321 → 200');
+    expect(seen).toContain('GET /v1/sites/1 → 404');
   });
 
   it('runs writes with CONTRACT_ALLOW_WRITES=1', async () => {
