@@ -74,7 +74,7 @@ export function seedState(nowMs: number): SandboxState {
       maxSites: 50,
       maxBillable: 50,
       maxStaging: 50,
-      highTrafficPlan: false,
+      highTrafficPlan: true,
     },
     activity,
     addons: [
@@ -112,13 +112,15 @@ export function seedState(nowMs: number): SandboxState {
       { id: 317, created: at(25 * DAY), existingSites: true, futureSites: true, path: 'https://example.com/mu/site-defaults.php', slug: 'site-defaults.php' },
     ],
     backups: [
-      { id: '81234567', site_id: 123456, backup_timestamp: at(1 * DAY), type: 'fs', title: 'Daily backup', formatted_timestamp: at(1 * DAY) },
-      { id: '81234568', site_id: 123456, backup_timestamp: at(1 * DAY), type: 'db', title: 'Daily backup', formatted_timestamp: at(1 * DAY) },
+      // As in the spec's examples: 81234567 is the database part, 81234568 the filesystem part.
+      { id: '81234567', site_id: 123456, backup_timestamp: at(1 * DAY), type: 'db', title: 'Daily backup', formatted_timestamp: at(1 * DAY) },
+      { id: '81234568', site_id: 123456, backup_timestamp: at(1 * DAY), type: 'fs', title: 'Daily backup', formatted_timestamp: at(1 * DAY) },
       { id: '81234569', site_id: 123456, backup_timestamp: at(2 * DAY), type: 'fs', title: 'Daily backup', formatted_timestamp: at(2 * DAY) },
       { id: '81234570', site_id: 123456, backup_timestamp: at(2 * DAY), type: 'db', title: 'Daily backup', formatted_timestamp: at(2 * DAY) },
+      { id: '81234571', site_id: 123457, backup_timestamp: at(1 * DAY), type: 'db', title: 'Daily backup', formatted_timestamp: at(1 * DAY) },
     ],
     ondemandBackups: [
-      { id: '5523871', requestId: 77001, siteId: 123456, completed: epoch(3 * DAY - 600_000), status: 'completed', type: 'fs', bytes: '524288000', requested: epoch(3 * DAY), backupTimestamp: at(3 * DAY - 600_000), createdBy: OWNER.email, removedIn: '27 days', deleteAt: epoch(3 * DAY - 30 * DAY) },
+      { id: '5523871', requestId: 77001, siteId: 123456, completed: epoch(3 * DAY - 600_000), status: 'completed', type: 'fs', bytes: '524288000', requested: epoch(3 * DAY), backupTimestamp: at(3 * DAY - 600_000), createdBy: OWNER.name, removedIn: '27 days', deleteAt: epoch(3 * DAY - 30 * DAY) },
     ],
     restores: [
       { id: 6601, siteId: 123456, created: at(7 * DAY), status: 'completed', logMessages: ['Restore started', 'Restore completed'] },

@@ -97,7 +97,14 @@ export type OndemandBackupRecord = Schema<'OndemandBackup'> & {
   /** Stable internal key: `id` is null while creating, so lookups use requestId until then. */
   requestId: number;
 };
-export type RestoreRecord = Schema<'Restore'> & { siteId: number; created: string };
+export type RestoreRecord = Schema<'Restore'> & {
+  siteId: number;
+  created: string;
+  /** The site restored onto (restore_on_site_id), when it is not `siteId`. */
+  targetSiteId?: number;
+  /** The target's maintenance mode before the restore, put back when it ends. */
+  maintenanceBefore?: boolean;
+};
 
 // ---- git ----------------------------------------------------------------------------------
 export interface GitRecord {
@@ -105,6 +112,8 @@ export interface GitRecord {
   config: Schema<'GitConfiguration'>;
   branches: string[];
   history: Schema<'GitDeployHistoryEntry'>[];
+  /** DELETE git/token (or git) cleared the account's token for this site only (part 4). */
+  tokenCleared?: boolean;
 }
 
 // ---- alerts ----------------------------------------------------------------------------------
