@@ -106,6 +106,7 @@ export function seedState(nowMs: number): SandboxState {
     plugins: [
       { siteId: 123456, name: 'contact-form', title: 'Contact Form', description: 'Simple contact forms.', status: 'active', update: 'none', version: '5.9.1', update_version: null },
       { siteId: 123456, name: 'seo-tools', title: 'SEO Tools', description: 'Search engine helpers.', status: 'inactive', update: 'available', version: '2.1.0', update_version: '2.2.0' },
+      { siteId: 123456, name: 'hello-dolly', title: 'Hello Dolly', description: 'A plugin that shows a line from a song in the admin screens.', status: 'active', update: 'available', version: '1.7.2', update_version: '1.7.3' },
       { siteId: 123456, name: 'object-cache', title: 'Object Cache', description: 'Persistent object cache drop-in.', status: 'dropin', update: 'none', version: '1.0.0', update_version: null },
     ],
     muPlugins: [

@@ -28,6 +28,7 @@ describe('plugins', () => {
     expect(r.body.data.map((p: any) => [p.name, p.status, p.update])).toEqual([
       ['contact-form', 'active', 'none'],
       ['seo-tools', 'inactive', 'available'],
+      ['hello-dolly', 'active', 'available'],
       ['object-cache', 'dropin', 'none'],
     ]);
     expect(await api.sites.plugins.list(123457)).toEqual([]);
@@ -70,7 +71,7 @@ describe('plugins', () => {
 
     await api.sites.plugins.activate(123456, { plugins: [{ path: 'contact-form' }, { path: 'seo-tools' }] });
     settle();
-    expect((await api.sites.plugins.list(123456)).map((p) => p.status)).toEqual(['active', 'active', 'dropin']);
+    expect((await api.sites.plugins.list(123456)).map((p) => p.status)).toEqual(['active', 'active', 'active', 'dropin']);
     expect(h.sb.runtime.state.alerts.at(-1)).toMatchObject({ type: 'site.plugins_activated', message: expect.stringContaining('contact-form, seo-tools') });
 
     // Queued changes apply in order: deactivate then activate within the window ends active.
@@ -94,9 +95,25 @@ describe('plugins', () => {
     expect(h.sb.runtime.webhooks.map((w) => w.event)).toEqual(['plugin_update_completed', 'plugin_update_completed', 'plugin_update_completed']);
   });
 
+  it('accepts the spec examples (the contract suite sends them to site 123456)', async () => {
+    for (const [method, path, body] of [
+      ['POST', '/sites/123456/plugins', { plugins: [{ path: 'hello-dolly', version: '1.7.2' }, { path: 'https://downloads.example.com/acme-forms.zip' }] }],
+      ['PUT', '/sites/123456/plugins', { plugins: [{ path: 'hello-dolly' }] }],
+      ['PUT', '/sites/123456/plugins/activate', { plugins: [{ path: 'hello-dolly' }] }],
+      ['PUT', '/sites/123456/plugins/deactivate', { plugins: [{ path: 'hello-dolly' }] }],
+    ] as const) {
+      const r = await h.call(method, path, body);
+      expect(r.status, `${method} ${path}`).toBe(200);
+      expect(r.body).toEqual({ message: 'Success', data: null, errors: null });
+    }
+    settle();
+    // Applied in order: install 1.7.2, update to 1.7.3, activate, deactivate.
+    expect(await plugin(123456, 'hello-dolly')).toMatchObject({ version: '1.7.3', update: 'none', status: 'inactive' });
+  });
+
   it('refuses plugins that are not installed, drop-ins, bad paths and versions', async () => {
     const cases: [string, string, unknown, string][] = [
-      ['PUT', '/sites/123456/plugins/activate', { plugins: [{ path: 'hello-dolly' }] }, 'body.plugins.0.path'],
+      ['PUT', '/sites/123456/plugins/activate', { plugins: [{ path: 'classic-editor' }] }, 'body.plugins.0.path'],
       ['PUT', '/sites/123456/plugins', { plugins: [{ path: 'seo-tools' }, { path: 'missing' }] }, 'body.plugins.1.path'],
       ['PUT', '/sites/123456/plugins/deactivate', { plugins: [{ path: 'object-cache' }] }, 'body.plugins.0.path'],
       ['PUT', '/sites/123456/plugins/activate', { plugins: [{ path: 'seo-tools' }, { path: 'seo-tools' }] }, 'body.plugins.1.path'],
