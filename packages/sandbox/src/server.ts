@@ -30,10 +30,16 @@ function bearer(request: FastifyRequest): string | null {
 export function buildServer(options: ServerOptions): FastifyInstance {
   const { rt, operations, handlers, validators, onError } = options;
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimit, forceCloseConnections: true });
+  // Two GETs of the spec take a JSON body (the log reads): Fastify treats GET as bodyless unless
+  // told otherwise. Routes whose operation declares no requestBody ignore any body sent.
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
 
   // Bodies: JSON and form-encoded (the seed uses both); anything else is a 400.
   app.removeAllContentTypeParsers();
-  const parseJson = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+  /** Operations without a requestBody ignore whatever body arrives (it is never parsed). */
+  const ignoresBody = (req: FastifyRequest) => (req.routeOptions.config as { acceptsBody?: boolean }).acceptsBody === false;
+  const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    if (ignoresBody(req)) return done(null, undefined);
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
@@ -44,11 +50,12 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   };
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   app.addContentTypeParser(/^application\/[\w.+-]*\+json$/, { parseAs: 'string' }, parseJson);
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    if (ignoresBody(req)) return done(null, undefined);
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
-    if ((body as Buffer).length === 0) return done(null, undefined);
+    if ((body as Buffer).length === 0 || ignoresBody(req)) return done(null, undefined);
     done(
       badRequest(
         `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported: send application/json or application/x-www-form-urlencoded`,
@@ -84,6 +91,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     app.route({
       method: op.method,
       url,
+      config: { acceptsBody: op.hasBody },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         let token: TokenRecord | null = null;
         if (op.requiresToken) {

@@ -5,7 +5,6 @@
 // Log entries, reports and metrics are synthetic but deterministic: they derive from the site's
 // seeded fields (id, name, url, creation time, storage use) and the virtual clock, so they need
 // no state, appear only after the site was created, and age out as the clock moves.
-import { operations as schemaOps } from '@hosting-api/schemas';
 import { defineArea, type Ctx } from '../area.js';
 import { badRequest } from '../errors.js';
 import type { SandboxState, SiteRecord } from '../state.js';
@@ -45,57 +44,6 @@ function hash(...parts: number[]): number {
 const unit = (...parts: number[]) => hash(...parts) / 2 ** 32;
 const pick = <T>(items: readonly T[], ...parts: number[]): T => items[hash(...parts) % items.length] as T;
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-// ---- GET bodies ---------------------------------------------------------------------------
-
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/**
- * The JSON body of a GET. Fastify does not parse bodies of GET requests (it treats GET as
- * bodyless), so the two log reads take their optional JSON body from the request stream here,
- * with the core's rules: JSON (or form-encoded) only, the body limit, malformed JSON and schema
- * failures are 400s naming the field.
- */
-async function getBody(ctx: Ctx<'listSitePhpLogs'> | Ctx<'listSiteServerLogs'>): Promise<Record<string, unknown> | undefined> {
-  if (ctx.body !== undefined) return ctx.body as Record<string, unknown>; // the core parsed it already
-  const raw = ctx.request.raw;
-  const length = raw.headers['content-length'];
-  if (raw.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return undefined;
-  const limit = ctx.request.routeOptions?.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of raw) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buffer.length;
-    if (size > limit) throw badRequest(`body: larger than the ${limit} bytes allowed`);
-    chunks.push(buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  const type = String(raw.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  let parsed: unknown;
-  if (type === 'application/json' || /^application\/[\w.+-]*\+json$/.test(type)) {
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw badRequest(`body: malformed JSON (${(error as Error).message})`);
-    }
-  } else if (type === 'application/x-www-form-urlencoded') {
-    parsed = Object.fromEntries(new URLSearchParams(text));
-  } else {
-    throw badRequest(
-      `Content-Type ${raw.headers['content-type'] ?? '(none)'} is not supported: send application/json or application/x-www-form-urlencoded`,
-    );
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('body: expected an object');
-  const schema = (schemaOps as unknown as Record<string, { body?: import('../validation.js').SafeParser }>)[ctx.operationId]?.body;
-  if (!schema) return parsed as Record<string, unknown>;
-  const result = schema.safeParse(parsed);
-  if (!result.success) {
-    throw badRequest(...result.error.issues.map((i) => `${['body', ...i.path.map(String)].join('.')}: ${i.message}`));
-  }
-  return result.data as Record<string, unknown>;
-}
 
 // ---- synthetic log entries ------------------------------------------------------------------
 
@@ -520,17 +468,14 @@ function siteActions(state: SandboxState): Schema<'ActivityAction'>[] {
 // ---- handlers ----------------------------------------------------------------------------------
 
 export default defineArea({
-  listSitePhpLogs: async (ctx) => {
-    const site = ctx.site(ctx.params.site_id);
-    const body = await getBody(ctx);
-    return { data: readLog(PHP_LOG, site, ctx.rt.clock.now(), body) };
-  },
+  // GET with an optional JSON body: the core parses and validates it like any other body.
+  listSitePhpLogs: (ctx) => ({
+    data: readLog(PHP_LOG, ctx.site(ctx.params.site_id), ctx.rt.clock.now(), ctx.body as Record<string, unknown> | undefined),
+  }),
 
-  listSiteServerLogs: async (ctx) => {
-    const site = ctx.site(ctx.params.site_id);
-    const body = await getBody(ctx);
-    return { data: readLog(SERVER_LOG, site, ctx.rt.clock.now(), body) };
-  },
+  listSiteServerLogs: (ctx) => ({
+    data: readLog(SERVER_LOG, ctx.site(ctx.params.site_id), ctx.rt.clock.now(), ctx.body as Record<string, unknown> | undefined),
+  }),
 
   searchSiteActivityLogs: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
