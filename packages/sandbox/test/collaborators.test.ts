@@ -117,15 +117,28 @@ describe('account-level access', () => {
     expect(access('alan@example.com')?.roles).toEqual([]);
     await api.collaborators.updateAccountLevelAccess({ email: 'alan@example.com', add_to_all_new: true, roles: ['wp_access', 'sftp_access'] });
     const site = await api.sites.create({ name: 'new-shop' });
-    // The hook site creation calls (idempotent: a second call only refreshes the roles).
+    // Site creation called the hook; calling it again only refreshes the roles (no duplicate).
     const state = h.sb.runtime.state;
-    addToAllNewSite(state, state.sites.find((s) => s.id === site.id)!, h.sb.runtime.clock.nowIso());
     addToAllNewSite(state, state.sites.find((s) => s.id === site.id)!, h.sb.runtime.clock.nowIso());
     const entries = (await api.collaborators.list()).filter((c) => c.siteId === site.id);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ email: 'alan@example.com', name: 'Alan Turing', roles: ['wp_access', 'sftp_access'] });
     // Existing sites are untouched.
     expect(await sitesOf('alan@example.com')).toEqual([123456, site.id].sort());
+  });
+
+  it('site creation and cloning add the add_to_all_new collaborators, with their roles, at once', async () => {
+    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: true, roles: ['wp_access'] });
+    const created = await api.sites.create({ name: 'auto-collab' });
+    const cloned = await api.sites.clone(123456, { name: 'auto-collab-copy' });
+    for (const id of [created.id, cloned.id]) {
+      const entries = (await api.collaborators.list()).filter((c) => c.siteId === id);
+      expect(entries.map((c) => [c.email, c.roles])).toEqual([['grace@example.com', ['wp_access']]]);
+    }
+    // Without add_to_all_new, new sites get nobody.
+    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: false, create_site: true });
+    const later = await api.sites.create({ name: 'auto-collab-none' });
+    expect((await api.collaborators.list()).filter((c) => c.siteId === later.id)).toEqual([]);
   });
 
   it('is owner-only (403 without the owner scope) and validates its body', async () => {

@@ -21,6 +21,7 @@ import { paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import { nextId, type SandboxState, type SiteRecord } from '../state.js';
 import type { OperationId } from '../types.js';
+import { addToAllNewSite } from './collaborators.js';
 
 export const DEFAULT_PER_PAGE = 20;
 
@@ -165,6 +166,8 @@ export default defineArea({
       multisiteSupport: body.multisite_support === true || body.multisite_support === 'true',
     });
     state.sites.push(site);
+    // Collaborators with account-level access `add_to_all_new` join every new site.
+    addToAllNewSite(state, site, rt.clock.nowIso());
     ctx.activity('site.created', 'Site created', `Site ${name} was created.`, site.id);
     goLiveLater(rt, site.id, 'deploying', (live) =>
       rt.publishAlert({
@@ -296,6 +299,7 @@ export default defineArea({
       gitEnrolled: source.gitEnrolled,
     });
     state.sites.push(clone);
+    addToAllNewSite(state, clone, rt.clock.nowIso());
     ctx.activity('site.cloned', 'Site cloned', `Site ${source.name} was cloned to ${name}.`, clone.id);
     const started = rt.publishAlert({
       type: 'site.clone_started',
