@@ -78,8 +78,9 @@ export function fixSchema(s) {
       s.properties[CATCHALL] = extra;
       s.required = [...(s.required ?? []), CATCHALL];
       delete s.additionalProperties;
-    } else if (extra && typeof extra === 'object') {
-      // orval renders a bare map as zod.record(zod.string(), ...): right as it is.
+    } else if ((extra && typeof extra === 'object') || (extra === true && !s.properties)) {
+      // orval renders a bare map (also `additionalProperties: true` without properties) as
+      // zod.record(zod.string(), ...): right as it is, and a record has no `.loose()`.
     } else s.pattern = MARK.loose;
   }
 }
