@@ -9,7 +9,7 @@ import type { ParamType, SpecOperation } from './spec.js';
 export interface SafeParser {
   safeParse(value: unknown):
     | { success: true; data: unknown }
-    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; values?: readonly unknown[] }[] } };
 }
 export interface OperationValidators {
   params?: SafeParser | undefined;
@@ -31,8 +31,28 @@ export function coerce(value: unknown, type: ParamType | undefined): unknown {
   return value;
 }
 
-const describe = (where: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
-  issues.map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`);
+/** `a`, `a or b`, `a, b, or c`: the seed's wording (`rw, ro, or loggedin`). */
+export function oneOf(values: readonly unknown[]): string {
+  const words = values.map(String);
+  if (words.length <= 2) return words.join(' or ');
+  return `${words.slice(0, -1).join(', ')}, or ${words[words.length - 1]}`;
+}
+
+type Issue = { path: readonly PropertyKey[]; message: string; code?: string; values?: readonly unknown[] };
+
+/**
+ * One text per issue, naming the field. Enum failures read like the seed's own error
+ * (`php_fs_permission must be rw, ro, or loggedin`): body fields by their name, query fields
+ * as `query.<name>`; other failures as `body.<field>: <zod's message>`.
+ */
+const describe = (where: string, issues: readonly Issue[]) =>
+  issues.map((i) => {
+    if (i.code === 'invalid_value' && i.values?.length && i.path.length) {
+      const field = [...(where === 'body' ? [] : [where]), ...i.path.map(String)].join('.');
+      return `${field} must be ${oneOf(i.values)}`;
+    }
+    return `${[where, ...i.path.map(String)].join('.')}: ${i.message}`;
+  });
 
 export function validateRequest(
   op: SpecOperation,

@@ -32,9 +32,6 @@ export const SITE_OPERATION_ACTIONS: Schema<'ActivityAction'>[] = [
 /** Webhook event of a completed basic-authentication change (the seed does not name it). */
 export const BASIC_AUTH_EVENT = 'basic_authentication_updated';
 
-const PHP_FS_PERMISSIONS = ['rw', 'ro', 'loggedin'] as const;
-/** Part 7.3: the error lists `rw, ro, or loggedin`. */
-export const PHP_FS_PERMISSION_ERROR = 'php_fs_permission must be rw, ro, or loggedin';
 
 const label = {
   maintenance: (id: number) => `site ${id} maintenance mode`,
@@ -228,8 +225,9 @@ export default defineArea({
 
   updateSitePhpFsPermissions: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
+    // The schema's enum already refused other values, with the seed's text
+    // (`php_fs_permission must be rw, ro, or loggedin`, see validation.ts).
     const value = ctx.body.php_fs_permission;
-    if (!(PHP_FS_PERMISSIONS as readonly string[]).includes(value)) throw badRequest(PHP_FS_PERMISSION_ERROR);
     site.phpFsPermission = value;
     ctx.activity(
       'site.php_fs_permissions_updated',
