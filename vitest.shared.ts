@@ -6,5 +6,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 30_000,
+    // Starting Prism or building a sandbox can take a while on a loaded 2-core CI machine.
+    hookTimeout: 60_000,
   },
 });

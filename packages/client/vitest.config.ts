@@ -1,4 +1,1 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
-import shared from '../../vitest.shared.ts';
-
-export default mergeConfig(shared, defineConfig({ test: { testTimeout: 30_000, hookTimeout: 60_000 } }));
+export { default } from '../../vitest.shared.ts';
