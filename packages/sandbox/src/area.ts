@@ -1,6 +1,7 @@
 // What an area file exports: handlers keyed by operationId, typed from the spec.
 //   export default defineArea({ getSiteNote: (ctx) => ({ data: noteView(ctx.note(...)) }) })
 import type { FastifyRequest } from 'fastify';
+import type { ActionName } from './actions.js';
 import { notFound } from './errors.js';
 import type { TokenRecord } from './auth.js';
 import type { SandboxRuntime } from './runtime.js';
@@ -24,7 +25,8 @@ export interface Ctx<K extends OperationId> {
   /** The site of the account with that id, or a 404. */
   site(id: number): SiteRecord;
   /** Writes an activity entry attributed to this request (source `api.v1`). */
-  activity(name: string, description: string, message: string, siteId?: number | null): void;
+  /** `name` must be in the registry of src/actions.ts (listed by the action-listing endpoints). */
+  activity(name: ActionName, description: string, message: string, siteId?: number | null): void;
 }
 
 /** The success envelope's parts; the server adds `errors: null`. */

@@ -1,6 +1,7 @@
 // Account: profile, defaults, activity log (filters, 50 per page, 60-day retention), add-ons.
 import { createClient, type HostingApiClient } from '@hosting-api/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ACTIVITY_ACTIONS } from '../src/actions.js';
 import { harness, type Harness } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
@@ -83,9 +84,30 @@ describe('activity log', () => {
     expect(badFilter.body.errors[0]).toEqual("filters.0.field must be action, account_email, ip_address, or source");
   });
 
-  it('lists the account actions', async () => {
+  it('lists the account actions: every name of the one registry, each once', async () => {
     const actions = await api.account.actions.list();
-    expect(actions.map((a) => a.name)).toEqual(expect.arrayContaining(['site.created', 'site.deleted', 'settings']));
+    const names = actions.map((a) => a.name);
+    expect(names).toEqual(Object.keys(ACTIVITY_ACTIONS));
+    expect(names).toEqual(expect.arrayContaining(['site.created', 'site.deleted', 'settings', 'git.deploy', 'mu_plugin.created', 'note.created', 'backup.created']));
+  });
+
+  it('every action the areas write is listed (account log: all; site log: the site ones)', async () => {
+    const site = 123456;
+    await api.sites.notes.create(site, { subject: 's', body: 'c' });
+    await h.call('PUT', `/sites/${site}/php_fs_permissions`, { php_fs_permission: 'ro' });
+    await h.call('POST', `/sites/${site}/ondemand-backups`, { backup_type: 'db' });
+    await h.call('PUT', `/sites/${site}/git/token`, { token: 'ghp_x' });
+    expect((await h.call('POST', '/mu-plugins', { path: 'https://example.com/defaults.php', existing_sites: true, future_sites: false })).status).toBeLessThan(300);
+    await api.sites.create({ name: 'listing-check' });
+    const accountNames = new Set((await api.account.actions.list()).map((a) => a.name));
+    const siteNames = new Set((await api.sites.actions.list()).map((a) => a.name));
+    const written = h.sb.runtime.state.activity;
+    expect(written.length).toBeGreaterThan(5);
+    for (const entry of written) {
+      expect(accountNames.has(entry.name), entry.name).toBe(true);
+      if (entry.siteId !== null) expect(siteNames.has(entry.name), entry.name).toBe(true);
+    }
+    expect(siteNames.has('settings')).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 // Account: profile, defaults, activity log (filters, paging, 60-day retention), add-ons.
+import { accountActions } from '../actions.js';
 import { defineArea } from '../area.js';
 import { badRequest } from '../errors.js';
 import { capacity, DATACENTERS, PHP_VERSIONS } from '../model/sites.js';
@@ -11,20 +12,6 @@ export const ACCOUNT_LOG_RETENTION_DAYS = 60;
 export const SITE_LOG_RETENTION_DAYS = 30;
 export const ACTIVITY_MAX_PER_PAGE = 50;
 
-export const ACCOUNT_ACTIONS: Schema<'ActivityAction'>[] = [
-  { name: 'site.created', description: 'A site was created.' },
-  { name: 'site.deleted', description: 'A site was deleted.' },
-  { name: 'site.updated', description: 'A site was updated.' },
-  { name: 'site.cloned', description: 'A site was cloned.' },
-  { name: 'site.converted', description: 'A site was converted.' },
-  { name: 'site.disabled', description: 'A site was disabled.' },
-  { name: 'site.enabled', description: 'A site was enabled.' },
-  { name: 'settings', description: 'Account settings were changed.' },
-  { name: 'report.page_views', description: 'A page views report was generated.' },
-  { name: 'report.space_usage', description: 'A space usage report was generated.' },
-  { name: 'performance_report.screenshot', description: 'A performance report screenshot was taken.' },
-  { name: 'backup.downloaded', description: 'A backup was downloaded.' },
-];
 
 /** Public fields of an activity entry (drops the internal siteId). */
 export const activityView = ({ siteId: _s, ...entry }: ActivityRecord): Schema<'ActivityLogEntry'> => ({ ...entry });
@@ -138,7 +125,7 @@ export default defineArea({
   searchAccountActivityLogs: ({ body, state, rt }) =>
     searchActivity(state, rt.clock.now(), body, { retentionDays: ACCOUNT_LOG_RETENTION_DAYS }),
 
-  listAccountActivityActions: () => ({ data: ACCOUNT_ACTIONS.map((a) => ({ ...a })) }),
+  listAccountActivityActions: ({ state }) => ({ data: accountActions(state) }),
 
   listAccountAddons: ({ state }) => ({ data: state.addons.map((a) => ({ ...a })) }),
 

@@ -5,11 +5,12 @@
 // Log entries, reports and metrics are synthetic but deterministic: they derive from the site's
 // seeded fields (id, name, url, creation time, storage use) and the virtual clock, so they need
 // no state, appear only after the site was created, and age out as the clock moves.
+import { siteActions } from '../actions.js';
 import { defineArea, type Ctx } from '../area.js';
 import { badRequest } from '../errors.js';
 import type { SandboxState, SiteRecord } from '../state.js';
 import type { Schema } from '../types.js';
-import { ACCOUNT_ACTIONS, SITE_LOG_RETENTION_DAYS, searchActivity } from './account.js';
+import { SITE_LOG_RETENTION_DAYS, searchActivity } from './account.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -431,38 +432,6 @@ function metricsResult(ctx: Ctx<'querySiteMetrics'>, site: SiteRecord): Schema<'
     },
     periods,
   };
-}
-
-// ---- site actions -----------------------------------------------------------------------------
-
-const SITE_ONLY_ACTIONS: Schema<'ActivityAction'>[] = [
-  { name: 'note.created', description: 'A note was added to a site.' },
-  { name: 'note.updated', description: 'A note was updated.' },
-  { name: 'note.deleted', description: 'A note was deleted.' },
-  { name: 'firewall_rule.created', description: 'An egress firewall rule was created.' },
-  { name: 'firewall_rule.deleted', description: 'An egress firewall rule was deleted.' },
-  { name: 'plugin.installed', description: 'Plugins were installed.' },
-  { name: 'plugin.updated', description: 'Plugins were updated.' },
-  { name: 'plugin.activated', description: 'Plugins were activated.' },
-  { name: 'plugin.deactivated', description: 'Plugins were deactivated.' },
-];
-
-/**
- * The site actions: the account actions that concern one site, the site-only ones, and any other
- * action name that appears in a site's activity log (so filters can name every recorded action).
- */
-function siteActions(state: SandboxState): Schema<'ActivityAction'>[] {
-  const list = [
-    ...ACCOUNT_ACTIONS.filter((a) => a.name !== 'settings' && a.name !== 'site.deleted'),
-    ...SITE_ONLY_ACTIONS,
-  ].map((a) => ({ ...a }));
-  const known = new Set(list.map((a) => a.name));
-  for (const entry of state.activity) {
-    if (entry.siteId === null || known.has(entry.name)) continue;
-    known.add(entry.name);
-    list.push({ name: entry.name, description: entry.description });
-  }
-  return list;
 }
 
 // ---- handlers ----------------------------------------------------------------------------------

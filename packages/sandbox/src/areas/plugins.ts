@@ -96,7 +96,7 @@ function installTarget(path: string, version: string | undefined, field: string)
 }
 
 type PluginOp = 'install' | 'update' | 'activate' | 'deactivate';
-const PAST: Record<PluginOp, string> = { install: 'installed', update: 'updated', activate: 'activated', deactivate: 'deactivated' };
+const PAST = { install: 'installed', update: 'updated', activate: 'activated', deactivate: 'deactivated' } as const satisfies Record<PluginOp, string>;
 const NOUN: Record<PluginOp, string> = { install: 'Installation', update: 'Update', activate: 'Activation', deactivate: 'Deactivation' };
 
 /** Finds the installed plugin named by each selection entry; refuses unknown or repeated slugs. */

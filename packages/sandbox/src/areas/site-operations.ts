@@ -10,24 +10,7 @@ import { badRequest } from '../errors.js';
 import { CMS_VERSION_BETA, CMS_VERSION_STABLE, siteView } from '../model/sites.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import type { SiteRecord } from '../state.js';
-import type { Schema } from '../types.js';
 
-/** Activity action names written by this area (for the site-actions listing). */
-export const SITE_OPERATION_ACTIONS: Schema<'ActivityAction'>[] = [
-  { name: 'site.object_cache_flushed', description: 'The object cache of a site was flushed.' },
-  { name: 'site.light_weight_404_updated', description: 'Light 404 responses were turned on or off.' },
-  { name: 'site.multisite_support_updated', description: 'Multisite support was turned on or off.' },
-  { name: 'site.maintenance_mode_updated', description: 'A maintenance-mode change was requested.' },
-  { name: 'site.basic_authentication_updated', description: 'A basic-authentication change was requested.' },
-  { name: 'site.cms_mcp_updated', description: 'The MCP plugin was enabled or disabled.' },
-  { name: 'site.file_modifications_updated', description: 'A file-modification constant was changed.' },
-  { name: 'site.php_fs_permissions_updated', description: 'The PHP filesystem permission was changed.' },
-  { name: 'site.ssh_disconnected', description: 'All SSH connections to a site were terminated.' },
-  { name: 'site.cms_password_reset', description: 'The CMS admin password was reset.' },
-  { name: 'site.db_admin_url_created', description: 'A database-admin URL was issued.' },
-  { name: 'site.cms_version_updated', description: 'The CMS version of a site was changed.' },
-  { name: 'site.single_use_login_created', description: 'A single-use login URL was issued.' },
-];
 
 /** Webhook event of a completed basic-authentication change (the seed does not name it). */
 export const BASIC_AUTH_EVENT = 'basic_authentication_updated';
