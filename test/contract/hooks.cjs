@@ -145,12 +145,12 @@ const credentials = {
 let token;
 let tokenError;
 
-async function obtainToken() {
+async function obtainToken(client = credentials) {
   const url = new URL('auth/token', withSlash(AUTH_URL));
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', ...credentials }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }),
   });
   const text = await res.text();
   let json;
@@ -192,11 +192,13 @@ function lookup(transaction) {
 }
 
 /** Why this transaction is not run, or undefined to run it. */
-function skipReason(info, status, key, override) {
+function skipReason(info, status, key, override, mediaType) {
   if (ONLY.length && !ONLY.includes(info.op.operationId) && !ONLY.includes(key)) {
     return 'not selected (CONTRACT_ONLY)';
   }
   if (SKIPS[key]) return SKIPS[key];
+  const named = data.skips?.[`${key} ${mediaType}`] ?? data.skips?.[key];
+  if (named) return `target data: ${named}`;
   if (MODE === 'mock') return undefined;
   const id = info.op.operationId;
   const writes = !READ_VERBS.test(id) && !TOKEN_OPERATIONS.has(id);
@@ -261,9 +263,12 @@ hooks.beforeEach((transaction, done) => {
     return done();
   }
   const key = keyOf(info, status);
-  const override = data.requests?.[key];
+  // One transaction per documented media type: `"<operationId> <status> <media type>"` entries
+  // of the target data apply to that one only, `"<operationId> <status>"` ones to all of them.
+  const mediaType = transaction.expected.headers?.['Content-Type'] ?? 'application/json';
+  const override = data.requests?.[`${key} ${mediaType}`] ?? data.requests?.[key];
   transaction.contract = { key, operationId: info.op.operationId, status };
-  const reason = skipReason(info, status, key, override);
+  const reason = skipReason(info, status, key, override, mediaType);
   if (reason) {
     transaction.skip = true;
     transaction.contract.reason = reason;
@@ -303,6 +308,55 @@ hooks.beforeEach((transaction, done) => {
     transaction.request.body = '';
   }
 
+  // Target data: reset the target, send set-up requests, authorise as another client.
+  if (data.reset || override?.before || override?.client) {
+    prepare(info, override, headers).then(
+      () => finish(transaction, info, status, body, done),
+      (error) => {
+        transaction.fail = `target data set-up failed: ${error.message}`;
+        done();
+      },
+    );
+    return;
+  }
+  finish(transaction, info, status, body, done);
+});
+
+/**
+ * The target data's per-transaction preparation, in order:
+ *   `reset` (top level, e.g. "POST /__sandbox/reset", at the auth URL): sent before every
+ *     transaction, so each starts from the same state whatever ran before;
+ *   `before` (per request): requests sent first with the run's token, each
+ *     `{method, path, body?, root?: "auth"}` (path under the base URL, or the auth URL);
+ *   `client` (per request): a name of the top-level `clients` ({client_id, client_secret}); the
+ *     transaction is authorised with a token of that client (e.g. one without a scope, for a 403).
+ */
+async function prepare(info, override, headers) {
+  if (data.reset) {
+    const [method, path] = data.reset.includes(' ') ? data.reset.split(' ') : ['POST', data.reset];
+    await send(method, new URL(path.replace(/^\//, ''), withSlash(AUTH_URL)));
+  }
+  for (const step of override?.before ?? []) {
+    const root = step.root === 'auth' ? AUTH_URL : BASE_URL;
+    await send(step.method ?? 'GET', new URL(step.path.replace(/^\//, ''), withSlash(root)), step.body, true);
+  }
+  if (override?.client) {
+    const client = data.clients?.[override.client];
+    if (!client) throw new Error(`no client "${override.client}" in the target data's "clients"`);
+    if (headers.Authorization) headers.Authorization = `Bearer ${await obtainToken(client)}`;
+  }
+}
+
+async function send(method, url, body, authorised = false) {
+  const headers = { Accept: 'application/json' };
+  if (authorised && token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${url.pathname} answered ${res.status}: ${text.slice(0, 200)}`);
+}
+
+function finish(transaction, info, status, body, done) {
   // Revoking: use a token of its own, so the run's token stays valid.
   if (info.op.operationId === 'revokeAccessToken' && status.startsWith('2')) {
     obtainToken().then(
@@ -319,7 +373,7 @@ hooks.beforeEach((transaction, done) => {
     return;
   }
   done();
-});
+}
 
 // Dredd's own body check compares the keys of the first example with the response; the full
 // schema check in afterEach replaces it (Dredd still checks the status code and Content-Type).
@@ -358,7 +412,9 @@ hooks.afterEach((transaction, done) => {
     transaction.fail = problems.join('; ');
     if (transaction.test) transaction.test.message = `${transaction.test.message ?? ''}${problems.join('\n')}\n`;
   }
-  results.push({ ...record, outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined });
+  // For error responses, what the target said (in --results files: was it the intended error?).
+  const said = !c.status.startsWith('2') && transaction.real?.body ? transaction.real.body.slice(0, 240) : undefined;
+  results.push({ ...record, outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined, said });
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) {
     obtainToken().then(

@@ -12,10 +12,13 @@ import { parseArgs } from 'node:util';
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 
-const HELP = `Usage: node contract/run.mjs (--mock | --live) [--only IDS] [--report FILE] [--results FILE]
+const HELP = `Usage: node contract/run.mjs (--mock | --sandbox | --live) [--only IDS] [--report FILE] [--results FILE]
 
   --mock          run against the Prism mock (started here, or CONTRACT_MOCK_URL if set);
                   every documented response must be exercised and pass
+  --sandbox       run against @hosting-api/sandbox (started here, frozen clock) as a live
+                  target with writes allowed and contract/sandbox-target.json as target data
+                  (or CONTRACT_TARGET_DATA); every documented response must have a transaction
   --live          run against CONTRACT_BASE_URL / CONTRACT_AUTH_URL with CONTRACT_CLIENT_ID /
                   CONTRACT_CLIENT_SECRET; read-only unless CONTRACT_ALLOW_WRITES=1
   --only IDS      comma-separated operationIds or "<operationId> <status>" (also CONTRACT_ONLY)
@@ -44,6 +47,7 @@ try {
     options: {
       mock: { type: 'boolean', default: false },
       live: { type: 'boolean', default: false },
+      sandbox: { type: 'boolean', default: false },
       only: { type: 'string' },
       report: { type: 'string' },
       results: { type: 'string' },
@@ -57,8 +61,10 @@ if (values.help) {
   process.stdout.write(`${HELP}\n`);
   process.exit(0);
 }
-if (values.mock === values.live) usage('say which target: --mock or --live.');
-const mode = values.live ? 'live' : 'mock';
+if ([values.mock, values.live, values.sandbox].filter(Boolean).length !== 1) usage('say which target: --mock, --sandbox or --live.');
+// The sandbox is a live target (real requests, real state) that this script starts.
+const target = values.live ? 'live' : values.sandbox ? 'sandbox' : 'mock';
+const mode = target === 'mock' ? 'mock' : 'live';
 const only = values.only ?? process.env.CONTRACT_ONLY ?? '';
 
 function specFile(ext) {
@@ -72,6 +78,10 @@ function specFile(ext) {
 const specJson = specFile('json');
 const specForDredd = specFile('yaml');
 for (const f of [specJson, specForDredd]) if (!existsSync(f)) usage(`spec file not found: ${f}`);
+if (target === 'sandbox') {
+  process.env.CONTRACT_TARGET_DATA ??= join(here, 'sandbox-target.json');
+  process.env.CONTRACT_ALLOW_WRITES = '1';
+}
 const targetData = process.env.CONTRACT_TARGET_DATA;
 if (targetData && !existsSync(targetData)) usage(`CONTRACT_TARGET_DATA names a file that does not exist: ${targetData}`);
 
@@ -79,7 +89,19 @@ const started = Date.now();
 let baseUrl;
 let authUrl;
 let mock;
-if (mode === 'live') {
+let sandbox;
+if (target === 'sandbox') {
+  // Imported from the package's build (run `pnpm --filter @hosting-api/sandbox build` first).
+  const entry = join(here, '..', '..', 'packages', 'sandbox', 'dist', 'index.js');
+  if (!existsSync(entry)) usage(`the sandbox is not built (${entry} is missing): run \`pnpm --filter @hosting-api/sandbox build\`.`);
+  const { startSandbox } = await import(entry);
+  // Frozen clock at a fixed time: queued work stays in its in-between state, runs are repeatable.
+  sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z', onError: (m, e) => console.error(`[sandbox] ${m}:`, e) });
+  baseUrl = sandbox.url;
+  authUrl = sandbox.authUrl;
+  process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
+  process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
+} else if (mode === 'live') {
   const missing = Object.keys(LIVE_VARS).filter((name) => !process.env[name]);
   if (missing.length) {
     process.stderr.write(
@@ -137,7 +159,8 @@ if (mode === 'live') {
 
 const work = mkdtempSync(join(tmpdir(), 'contract-'));
 const resultsFile = join(work, 'results.json');
-console.log(`Contract gate: ${mode} target, base URL ${baseUrl}, auth URL ${authUrl}`);
+console.log(`Contract gate: ${target} target, base URL ${baseUrl}, auth URL ${authUrl}`);
+if (targetData) console.log(`Target data: ${targetData}`);
 if (mode === 'live') {
   console.log(process.env.CONTRACT_ALLOW_WRITES === '1' ? 'Writes allowed (CONTRACT_ALLOW_WRITES=1).' : 'Read-only: operations that change the target are skipped.');
 }
@@ -186,6 +209,7 @@ const code = await new Promise((done) => {
   child.on('exit', (status) => done(status ?? 1));
 });
 await mock?.stop();
+await sandbox?.stop();
 
 // ---- what was tested ------------------------------------------------------------------------
 const spec = JSON.parse(readFileSync(specJson, 'utf8'));
@@ -210,7 +234,7 @@ const seenKeys = new Set(results.map((r) => r.key));
 // Documented responses Dredd made no transaction for, or that were neither passed nor skipped.
 const notGenerated = documented.filter((k) => !seenKeys.has(k));
 const exercisedOps = new Set(passed.map((r) => r.operationId));
-const gaps = mode === 'mock' && onlyIds.length === 0 ? notGenerated : [];
+const gaps = target !== 'live' && onlyIds.length === 0 ? notGenerated : [];
 
 const lines = [''];
 lines.push(
@@ -240,7 +264,7 @@ if (code !== 0 && failures === 0) {
   failures = 1;
 }
 lines.push(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-lines.push(`Contract (${mode}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`);
+lines.push(`Contract (${target}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`);
 console.log(lines.join('\n'));
 
 const summary = { passed: passed.length, failed: failures, skipped: skipped.length };
@@ -248,5 +272,5 @@ if (values.report) {
   mkdirSync(dirname(resolve(values.report)), { recursive: true });
   writeFileSync(values.report, `${JSON.stringify(summary)}\n`);
 }
-if (values.results) writeFileSync(values.results, JSON.stringify({ mode, summary, gaps, results }, null, 1));
+if (values.results) writeFileSync(values.results, JSON.stringify({ mode: target, summary, gaps, results }, null, 1));
 process.exit(failures === 0 ? 0 : 1);

@@ -184,6 +184,19 @@ function registerControlRoutes(app: FastifyInstance, { rt, operations, handlers 
     rt.reset(structuredClone(request.body) as SandboxState);
     return ok(null);
   });
+  // JSON merge patch (RFC 7386) of the state, e.g. {"account": {"highTrafficPlan": false}}:
+  // objects merge, anything else (arrays included) replaces, null deletes a key.
+  app.patch('/__sandbox/state', async (request) => {
+    const patch = request.body;
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+      throw badRequest('send a JSON object (a merge patch of the state, e.g. {"account": {"highTrafficPlan": false}})');
+    }
+    const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch));
+    if (problems.length) throw badRequest(...problems);
+    // In place: the state stays the same object, so queued work still applies to it.
+    mergePatch(rt.state, patch);
+    return ok(null);
+  });
   app.get('/__sandbox/operations', async () =>
     ok(
       operations.map((op) => ({
@@ -194,6 +207,17 @@ function registerControlRoutes(app: FastifyInstance, { rt, operations, handlers 
       })),
     ),
   );
+}
+
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? (target as Record<string, unknown>) : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
 }
 
 export function parseDuration(text: string): number | undefined {

@@ -214,6 +214,17 @@ describe('control routes', () => {
     expect((await h.call('GET', '/sites/123456')).status).toBe(200);
   });
 
+  it('patches the state in place (merge patch) and refuses patches that break it', async () => {
+    expect((await h.call('PUT', '/sites/123456/multisite-support')).status).toBe(200);
+    expect((await h.call('PATCH', '/__sandbox/state', { account: { highTrafficPlan: false } })).status).toBe(200);
+    const refused = await h.call('PUT', '/sites/123456/multisite-support');
+    expect(errorEnvelope(refused).errors).toEqual(['Multisite support requires a high-traffic plan.']);
+    expect((await h.call('GET', '/account')).body.data.email).toBe('ada@example.com');
+    expect((await h.call('PATCH', '/__sandbox/state', { sites: 'none' })).status).toBe(400);
+    expect((await h.call('PATCH', '/__sandbox/state', [1])).status).toBe(400);
+    expect((await h.call('GET', '/sites/123456')).status).toBe(200);
+  });
+
   it('the clock advances by duration and refuses nonsense', async () => {
     const before = Date.parse((await h.call('GET', '/__sandbox/clock')).body.data.now);
     const r = await h.call('POST', '/__sandbox/clock', { advance: '90m' });
