@@ -28,10 +28,13 @@ function run(cmd: string, args: string[], cwd: string, timeout = 120_000) {
 /** npm can fetch from its registry (the third-party dependencies come from there). */
 function registryProblem(): string | undefined {
   const r = run('npm', ['view', 'zod@4.6.7', 'version', '--prefer-online'], tmpdir(), 30_000);
-  return r.status === 0 && r.out.includes('4.6.7') ? undefined : r.out.trim().split('\n').slice(-3).join(' | ');
+  if (r.status === 0 && r.out.includes('4.6.7')) return undefined;
+  const errors = r.out.split('\n').filter((l) => /^npm (error|ERR!)/.test(l) && !/complete log|npm help config/.test(l));
+  return (errors.length ? errors : r.out.trim().split('\n')).slice(0, 2).join(' | ') || `npm exited with ${r.status}`;
 }
 
 const problem = registryProblem();
+if (problem) console.warn(`packaging test SKIPPED: npm cannot reach its registry: ${problem}`);
 
 /** Every string target of an `exports` map. */
 function exportTargets(exports: unknown): string[] {
