@@ -3,7 +3,26 @@
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();
 
-  async run<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` once the writes queued before it on `key` are done. A synchronous `fn` with nothing
+   * queued runs at once and its value is returned as is (nothing can interleave with synchronous
+   * code); an asynchronous one holds the key until it settles.
+   */
+  run<T>(key: string, fn: () => T | Promise<T>): T | Promise<T> {
+    if (!this.tails.has(key)) {
+      const out = fn();
+      if (!(out instanceof Promise)) return out;
+      const tail = out.then(noop, noop);
+      this.tails.set(key, tail);
+      void tail.then(() => {
+        if (this.tails.get(key) === tail) this.tails.delete(key);
+      });
+      return out;
+    }
+    return this.queue(key, fn);
+  }
+
+  private async queue<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     const result = previous.then(fn, fn);
     const tail = result.catch(() => undefined);
@@ -16,3 +35,5 @@ export class KeyedLock {
     }
   }
 }
+
+const noop = () => undefined;

@@ -79,10 +79,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(envelopeOf(notFound())));
 
-  // Queued work that fell due since the last request happens before this one is answered.
-  app.addHook('onRequest', async () => {
-    rt.clock.runDue();
-  });
+  // Queued work that fell due since the last request happens before this one is answered: every
+  // API handler and control route starts with rt.clock.runDue() (cheaper than a hook).
 
   for (const op of operations) {
     const handler = handlers[op.operationId as OperationId];
@@ -92,7 +90,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       method: op.method,
       url,
       config: { acceptsBody: op.hasBody },
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      // Synchronous unless the area handler (or a queued write to the same site) is async: most
+      // requests are answered without a promise in between (Fastify catches a thrown ApiError
+      // either way).
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        rt.clock.runDue();
         let token: TokenRecord | null = null;
         if (op.requiresToken) {
           const value = bearer(request);
@@ -100,8 +102,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           const checked = rt.tokens.check(value, rt.clock.now());
           if (typeof checked === 'string') throw unauthorized(checked);
           token = checked;
-          const missing = op.requiredScopes.filter((s) => !checked.scopes.includes(s));
-          if (missing.length) throw forbidden(`The access token lacks the ${missing.join(', ')} scope.`);
+          if (op.requiredScopes.length) {
+            const missing = op.requiredScopes.filter((s) => !checked.scopes.includes(s));
+            if (missing.length) throw forbidden(`The access token lacks the ${missing.join(', ')} scope.`);
+          }
         }
         const input = validateRequest(op, opValidators, {
           params: request.params as Record<string, string>,
@@ -119,22 +123,25 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           );
         // Writes to one site (or to the account) are serialised: no lost updates, limits hold.
         const siteId = input.params.site_id;
-        const result = (
-          op.method === 'GET' ? await run() : await rt.locks.run(siteId ? `site:${siteId}` : 'account', run)
-        ) as JsonResult<OperationId> | RawResult;
-        if ('raw' in result) {
-          reply.code(result.status ?? op.successStatus);
-          if (result.headers) reply.headers(result.headers);
-          if (result.contentType) reply.type(result.contentType);
-          return reply.send(result.body ?? '');
-        }
-        const envelope: Record<string, unknown> = {
-          message: result.message ?? 'Success',
-          data: result.data,
-          errors: null,
+        const out = op.method === 'GET' ? run() : rt.locks.run(siteId ? `site:${siteId}` : 'account', run);
+        const respond = (result: JsonResult<OperationId> | RawResult) => {
+          if ('raw' in result) {
+            reply.code(result.status ?? op.successStatus);
+            if (result.headers) reply.headers(result.headers);
+            if (result.contentType) reply.type(result.contentType);
+            return reply.send(result.body ?? '');
+          }
+          const envelope: Record<string, unknown> = {
+            message: result.message ?? 'Success',
+            data: result.data,
+            errors: null,
+          };
+          if (result.page) envelope.page = result.page;
+          return reply.code(result.status ?? op.successStatus).send(envelope);
         };
-        if (result.page) envelope.page = result.page;
-        return reply.code(result.status ?? op.successStatus).send(envelope);
+        return out instanceof Promise
+          ? out.then((result) => respond(result as JsonResult<OperationId> | RawResult))
+          : respond(out as JsonResult<OperationId> | RawResult);
       },
     });
   }
@@ -143,7 +150,19 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   return app;
 }
 
-function registerControlRoutes(app: FastifyInstance, { rt, operations, handlers }: ServerOptions) {
+function registerControlRoutes(root: FastifyInstance, options: ServerOptions) {
+  // A scope of their own, so their hook (due work runs first: what they show is up to date) does
+  // not run for the API routes, which call runDue themselves.
+  root.register(async (app) => {
+    app.addHook('onRequest', (_request, _reply, done) => {
+      options.rt.clock.runDue();
+      done();
+    });
+    controlRoutes(app, options);
+  });
+}
+
+function controlRoutes(app: FastifyInstance, { rt, operations, handlers }: ServerOptions) {
   const ok = (data: unknown) => ({ message: 'Success', data, errors: null });
   const clockView = () => ({
     now: rt.clock.nowIso(),

@@ -206,6 +206,18 @@ describe('validation texts', () => {
   });
 });
 
+describe('validation shortcuts', () => {
+  it('every query schema accepts an empty query as it is (validation skips a request without one)', async () => {
+    const { operations } = await import('@hosting-api/schemas');
+    for (const [id, v] of Object.entries(operations as Record<string, { query?: { safeParse(x: unknown): any } }>)) {
+      if (!v.query) continue;
+      const r = v.query.safeParse({});
+      expect(r.success, id).toBe(true);
+      expect(r.data, id).toEqual({});
+    }
+  });
+});
+
 describe('control routes', () => {
   it('reset restores the seed', async () => {
     await h.call('DELETE', '/sites/123456');

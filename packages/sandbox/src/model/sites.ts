@@ -111,50 +111,63 @@ export function makeSite(input: NewSite): SiteRecord {
 }
 
 /** Counts that live in other collections. */
-function derived(state: SandboxState, site: SiteRecord) {
-  return {
-    collaboratorsCount: state.collaborators.filter((c) => c.siteId === site.id).length,
-    domainsCount: state.dnsRecords.filter((r) => r.siteId === site.id).length,
-  };
+function setDerived(view: { collaboratorsCount: number; domainsCount: number }, state: SandboxState, site: SiteRecord) {
+  let collaborators = 0;
+  for (const c of state.collaborators) if (c.siteId === site.id) collaborators++;
+  let domains = 0;
+  for (const r of state.dnsRecords) if (r.siteId === site.id) domains++;
+  view.collaboratorsCount = collaborators;
+  view.domainsCount = domains;
 }
 
-const INTERNAL_KEYS = [
-  'pageViews', 'cmsLoginUrl', 'gitEnrolled', 'basicAuthentication', 'basicAuthenticationPending',
-  'cmsMcpEnabled', 'fileModifications', 'phpFsPermission', 'restoring', 'createdBy',
-] as const;
-
-function publicFields(site: SiteRecord) {
-  const copy: Record<string, unknown> = { ...site, tags: site.tags.map((t) => ({ ...t })) };
-  for (const key of INTERNAL_KEYS) delete copy[key];
-  return copy as Omit<Schema<'Site'>, 'createdBy'>;
+/**
+ * The public fields of a site record: everything but the internal ones. A rest pattern, not
+ * `delete` (deleting keys turns the copy into a slow dictionary-mode object, which costs on every
+ * read of the view and in JSON.stringify: this is the hot path of `GET /sites/{site_id}`).
+ * Views are serialised as soon as the handler returns, so nested records are shared, not cloned;
+ * tags are copied as handlers may change them after building a view.
+ */
+function publicFields(site: SiteRecord): Omit<Schema<'Site'>, 'createdBy'> {
+  const {
+    pageViews: _pageViews, cmsLoginUrl: _cmsLoginUrl, gitEnrolled: _gitEnrolled,
+    basicAuthentication: _basicAuthentication, basicAuthenticationPending: _basicAuthenticationPending,
+    cmsMcpEnabled: _cmsMcpEnabled, fileModifications: _fileModifications, phpFsPermission: _phpFsPermission,
+    restoring: _restoring, createdBy: _createdBy, tags, ...rest
+  } = site;
+  const view = rest as Omit<Schema<'Site'>, 'createdBy'>;
+  view.tags = tags.map((t) => ({ ...t }));
+  return view;
 }
 
 /** List view (`Site`). `withCreatedBy` for conversion responses (part 2). */
 export function siteView(state: SandboxState, site: SiteRecord, withCreatedBy = false): Schema<'Site'> {
-  const view: Schema<'Site'> = { ...publicFields(site), ...derived(state, site) };
+  // Fields are assigned onto the copy (no second spread: that alone cost more than the rest).
+  const view = publicFields(site) as Schema<'Site'>;
+  setDerived(view, state, site);
   if (withCreatedBy) view.createdBy = { ...site.createdBy };
   return view;
 }
 
 /** Detail view (`SiteDetail`): list fields plus pageViews, cmsLoginUrl and collaborators. */
 export function siteDetailView(state: SandboxState, site: SiteRecord): Schema<'SiteDetail'> {
-  return {
-    ...publicFields(site),
-    ...derived(state, site),
-    pageViews: structuredClone(site.pageViews),
-    cmsLoginUrl: site.cmsLoginUrl,
-    collaborators: state.collaborators
-      .filter((c) => c.siteId === site.id)
-      .map((c) => ({
-        id: c.id,
-        created: c.created,
-        email: c.email,
-        avatar: c.avatar,
-        name: c.name,
-        wpUsername: c.wpUsername,
-        username: c.username,
-      })),
-  };
+  const view = publicFields(site) as Schema<'SiteDetail'>;
+  setDerived(view, state, site);
+  view.pageViews = site.pageViews;
+  view.cmsLoginUrl = site.cmsLoginUrl;
+  view.collaborators = [];
+  for (const c of state.collaborators) {
+    if (c.siteId !== site.id) continue;
+    view.collaborators.push({
+      id: c.id,
+      created: c.created,
+      email: c.email,
+      avatar: c.avatar,
+      name: c.name,
+      wpUsername: c.wpUsername,
+      username: c.username,
+    });
+  }
+  return view;
 }
 
 /** Search view (`SiteSearchResult`): `ipAddresses` instead of the three ip fields. */

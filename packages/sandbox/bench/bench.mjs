@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+// Throughput and tail latency of GET /v1/sites/{site_id} and POST /v1/sites/{site_id}/notes on
+// the sandbox, the Prism mock (@hosting-api/mock) and a bare node:http server answering the same
+// fixed JSON bodies (and, for reference, Fastify itself answering them): one run, loopback only,
+// bounded in time, printed as a table with ratios.
+//
+//   node bench/bench.mjs [--duration 5] [--connections 10] [--json FILE]
+//
+// Each server runs in a child process of its own (this script forks itself with --serve), so the
+// load generator (autocannon, in this process) and the server under test do not share an event
+// loop. The servers take turns, one second each, `--duration` rounds per route (see loadRoute). The sandbox is the package's build (dist/): run `pnpm --filter @hosting-api/sandbox build`
+// first. Targets (issue 7): sandbox >= 0.6x the bare server, and far ahead of Prism.
+import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const SITE = 123456;
+const NOTE = { subject: 'Benchmark', body: 'A note written by bench/bench.mjs.' };
+const HOST = '127.0.0.1';
+
+const { values } = parseArgs({
+  options: {
+    serve: { type: 'string' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    json: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+if (values.serve) await serve(values.serve);
+else if (values.help) console.log('Usage: node bench/bench.mjs [--duration SECONDS] [--connections N] [--json FILE]');
+else await main();
+
+// ---- child: one server --------------------------------------------------------------------
+async function serve(target) {
+  let info;
+  if (target === 'sandbox') {
+    const { startSandbox } = await import('../dist/index.js');
+    const sb = await startSandbox({ port: 0, host: HOST, speed: 0 });
+    info = { url: sb.url, token: await sb.token() };
+  } else if (target === 'mock') {
+    const { startMock } = await import('@hosting-api/mock');
+    const mock = await startMock({ port: 0, host: HOST });
+    process.on('disconnect', () => mock.stop().finally(() => process.exit(0)));
+    info = { url: mock.baseUrl, token: 'bench' };
+  } else if (target === 'bare') {
+    // The same bytes the sandbox answered, as fixed bodies.
+    const bodies = JSON.parse(process.env.BENCH_BODIES ?? '{}');
+    const server = http.createServer((req, res) => {
+      const body = req.method === 'POST' ? bodies.post : bodies.get;
+      const send = () => {
+        res.writeHead(req.method === 'POST' ? 201 : 200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
+        res.end(body);
+      };
+      if (req.method === 'POST') req.resume().on('end', send);
+      else send();
+    });
+    await new Promise((done) => server.listen(0, HOST, done));
+    info = { url: `http://${HOST}:${server.address().port}/v1`, token: 'bench' };
+  } else if (target === 'fastify') {
+    // The framework's own cost: Fastify answering the same fixed bodies (JSON body parsed on POST).
+    const { default: Fastify } = await import('fastify');
+    const bodies = JSON.parse(process.env.BENCH_BODIES ?? '{}');
+    const app = Fastify({ logger: false });
+    const fixed = (status, body) => (_req, reply) => reply.code(status).type('application/json; charset=utf-8').send(body);
+    app.get('/v1/sites/:site_id', fixed(200, bodies.get));
+    app.post('/v1/sites/:site_id/notes', fixed(201, bodies.post));
+    await app.listen({ port: 0, host: HOST });
+    info = { url: `http://${HOST}:${app.server.address().port}/v1`, token: 'bench' };
+  } else {
+    throw new Error(`unknown target ${target}`);
+  }
+  process.send({ ready: info });
+  process.on('disconnect', () => process.exit(0));
+}
+
+// ---- parent: load generator ------------------------------------------------------------------
+function startChild(target, env = {}) {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', target], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, ...m.ready }));
+    child.once('exit', (code) => reject(new Error(`${target} server exited (${code}) before it was ready`)));
+  });
+}
+
+async function stopChild(child) {
+  const exited = new Promise((done) => child.once('exit', done));
+  child.disconnect();
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
+  if (child.exitCode === null) child.kill();
+}
+
+/**
+ * One route on every server, interleaved: `seconds` rounds of a one-second run per server, so
+ * that load from elsewhere on the machine falls on all of them alike (the ratios are what count).
+ * req/s is the total over the rounds; p50 and p99 are the medians of the rounds' values.
+ */
+async function loadRoute(autocannon, servers, route, seconds, connections) {
+  const post = route === 'post';
+  const optsFor = (server) => ({
+    url: `${server.url}/sites/${SITE}${post ? '/notes' : ''}`,
+    method: post ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${server.token}`, ...(post ? { 'content-type': 'application/json' } : {}) },
+    body: post ? JSON.stringify(NOTE) : undefined,
+    connections,
+    duration: 1,
+  });
+  const rounds = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  for (const [, server] of Object.entries(servers)) await autocannon(optsFor(server)); // warm-up
+  for (let i = 0; i < seconds; i++) {
+    for (const [name, server] of Object.entries(servers)) rounds[name].push(await autocannon(optsFor(server)));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return Object.fromEntries(
+    Object.entries(rounds).map(([name, rs]) => {
+      const total = rs.reduce((n, r) => n + r.requests.total, 0);
+      const secs = rs.reduce((n, r) => n + r.duration, 0);
+      return [
+        name,
+        {
+          rps: total / secs,
+          p50: median(rs.map((r) => r.latency.p50)),
+          p99: median(rs.map((r) => r.latency.p99)),
+          total,
+          non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+          errors: rs.reduce((n, r) => n + r.errors + r.timeouts, 0),
+        },
+      ];
+    }),
+  );
+}
+
+async function main() {
+  const { default: autocannon } = await import('autocannon');
+  const seconds = Number(values.duration);
+  const connections = Number(values.connections);
+  if (!(seconds > 0 && seconds <= 60) || !(connections > 0)) throw new Error('--duration must be 1..60 s, --connections > 0');
+  const results = {};
+
+  const sandbox = await startChild('sandbox');
+  const servers = { sandbox };
+  try {
+    const headers = { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' };
+    const bodies = {
+      get: await (await fetch(`${sandbox.url}/sites/${SITE}`, { headers })).text(),
+      post: await (await fetch(`${sandbox.url}/sites/${SITE}/notes`, { method: 'POST', headers, body: JSON.stringify(NOTE) })).text(),
+    };
+    servers.mock = await startChild('mock');
+    servers.fastify = await startChild('fastify', { BENCH_BODIES: JSON.stringify(bodies) });
+    servers.bare = await startChild('bare', { BENCH_BODIES: JSON.stringify(bodies) });
+    for (const route of ['get', 'post']) {
+      const byServer = await loadRoute(autocannon, servers, route, seconds, connections);
+      for (const [name, r] of Object.entries(byServer)) {
+        results[`${name} ${route}`] = r;
+        process.stderr.write(`  ${name} ${route}: ${Math.round(r.rps)} req/s\n`);
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => stopChild(s.child)));
+  }
+
+  const routes = { get: `GET /v1/sites/${SITE}`, post: `POST /v1/sites/${SITE}/notes` };
+  const rows = [['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs bare', 'sandbox vs this']];
+  for (const route of ['get', 'post']) {
+    const bare = results[`bare ${route}`];
+    const sb = results[`sandbox ${route}`];
+    for (const name of ['sandbox', 'mock', 'fastify', 'bare']) {
+      const r = results[`${name} ${route}`];
+      const label = { sandbox: 'sandbox', mock: 'prism mock', fastify: 'fastify, fixed body', bare: 'bare node:http' }[name];
+      rows.push([
+        routes[route],
+        label,
+        Math.round(r.rps).toLocaleString('en-US'),
+        String(r.p50),
+        String(r.p99),
+        String(r.non2xx + r.errors),
+        `${(r.rps / bare.rps).toFixed(2)}x`,
+        name === 'sandbox' ? '' : `${(sb.rps / r.rps).toFixed(2)}x`,
+      ]);
+    }
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  const line = (row) => row.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
+  console.log(`\n${connections} connections, ${seconds} s per server and route (1 s turns), loopback, Node ${process.version}\n`);
+  console.log(line(rows[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows.slice(1)) console.log(line(row));
+  const verdict = ['get', 'post'].map((route) => {
+    const ratio = results[`sandbox ${route}`].rps / results[`bare ${route}`].rps;
+    return `${routes[route]}: sandbox ${ratio.toFixed(2)}x bare (${ratio >= 0.6 ? 'meets' : 'misses'} the 0.6x target)`;
+  });
+  console.log(`\n${verdict.join('\n')}`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ seconds, connections, results }, null, 1)}\n`);
+  // The sandbox and the bare server must answer every request with a 2xx (a benchmark of errors
+  // measures nothing).
+  const broken = Object.entries(results).filter(([key, r]) => !key.startsWith('mock') && r.non2xx + r.errors > 0);
+  if (broken.length) {
+    console.error(`\nNot every answer was a 2xx: ${broken.map(([key]) => key).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
