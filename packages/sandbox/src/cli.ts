@@ -21,8 +21,8 @@ Options:
   -h, --help                show this help
 
 Control routes (no token): POST /__sandbox/reset, GET|POST /__sandbox/clock
-({"advance": "30s"}), GET|DELETE /__sandbox/webhooks, GET|PUT /__sandbox/state,
-GET /__sandbox/operations.`;
+({"advance": "30s"}), GET|DELETE /__sandbox/webhooks, GET|PUT|PATCH /__sandbox/state,
+GET /__sandbox/operations. See the package README.`;
 
 function fail(message: string): never {
   console.error(`hosting-api-sandbox: ${message}\nRun with --help for usage.`);
