@@ -91,10 +91,13 @@ let authUrl;
 let mock;
 let sandbox;
 if (target === 'sandbox') {
-  // Imported from the package's build (run `pnpm --filter @hosting-api/sandbox build` first).
-  const entry = join(here, '..', '..', 'packages', 'sandbox', 'dist', 'index.js');
-  if (!existsSync(entry)) usage(`the sandbox is not built (${entry} is missing): run \`pnpm --filter @hosting-api/sandbox build\`.`);
-  const { startSandbox } = await import(entry);
+  // The package's build (run `pnpm --filter @hosting-api/sandbox build` first).
+  let startSandbox;
+  try {
+    ({ startSandbox } = await import('@hosting-api/sandbox'));
+  } catch (error) {
+    usage(`cannot load @hosting-api/sandbox (${error.message}): run \`pnpm --filter @hosting-api/sandbox build\`.`);
+  }
   // Frozen clock at a fixed time: queued work stays in its in-between state, runs are repeatable.
   sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z', onError: (m, e) => console.error(`[sandbox] ${m}:`, e) });
   baseUrl = sandbox.url;
