@@ -1,22 +1,10 @@
 // Account: profile, defaults, activity log (filters, 50 per page, 60-day retention), add-ons.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACTIVITY_ACTIONS } from '../src/actions.js';
-import { harness, type Harness } from './helpers.js';
+import { useSandbox, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+const h = useSandbox();
 
 describe('account', () => {
   it('returns the profile with counts derived from the state', async () => {
@@ -31,13 +19,13 @@ describe('account', () => {
   });
 
   it('changes the default PHP version and datacenter; null removes the datacenter', async () => {
-    expect(await api.account.update({ php_version: '8.5' })).toBeNull();
-    expect(await api.account.update({ datacenter_code: null })).toBeNull();
-    const account = await api.account.get();
+    expect(await h.api.account.update({ php_version: '8.5' })).toBeNull();
+    expect(await h.api.account.update({ datacenter_code: null })).toBeNull();
+    const account = await h.api.account.get();
     expect(account).toMatchObject({ defaultPhpVersion: '8.5', defaultDatacenter: null });
-    const site = await api.sites.create({ name: 'no-dc' });
+    const site = await h.api.sites.create({ name: 'no-dc' });
     expect(site).toMatchObject({ phpVersion: '8.5', datacenterCode: 'N/A' });
-    const log = await api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'settings' }] });
+    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'settings' }] });
     expect(log.data[0]).toMatchObject({ name: 'settings', source: 'api.v1' });
   });
 
@@ -52,29 +40,29 @@ describe('account', () => {
 
 describe('activity log', () => {
   it('keeps 60 days, newest first, and filters with equals and contains', async () => {
-    const all = await api.account.activity.list({});
+    const all = await h.api.account.activity.list({});
     // The seed has one entry 70 days old: outside the retention window.
     expect(all.data.map((e) => e.id)).toEqual([5512094, 5512093, 5512092, 5512091]);
-    const bySource = await api.account.activity.list({ filters: [{ field: 'source', operator: 'equals', value: 'api.v1' }] });
+    const bySource = await h.api.account.activity.list({ filters: [{ field: 'source', operator: 'equals', value: 'api.v1' }] });
     expect(bySource.data.map((e) => e.id)).toEqual([5512093]);
-    const contains = await api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'report' }] });
+    const contains = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'report' }] });
     expect(contains.data.map((e) => e.name)).toEqual(['report.page_views']);
-    const ip = await api.account.activity.list({ filters: [{ field: 'ip_address', operator: 'equals', value: '203.0.113.24' }, { field: 'account_email', operator: 'contains', value: 'ada@' }] });
+    const ip = await h.api.account.activity.list({ filters: [{ field: 'ip_address', operator: 'equals', value: '203.0.113.24' }, { field: 'account_email', operator: 'contains', value: 'ada@' }] });
     expect(ip.data).toHaveLength(3);
   });
 
   it('drops entries as they age past the window', async () => {
     h.sb.advance(21 * 86_400_000);
     await h.refresh();
-    const r = await api.account.activity.list({});
+    const r = await h.api.account.activity.list({});
     expect(r.data.map((e) => e.id)).toEqual([5512094, 5512093, 5512092]);
   });
 
   it('pages at most 50 per page and refuses more', async () => {
-    for (let i = 0; i < 60; i++) await api.sites.notes.create(123456, { subject: `n${i}`, body: 'b' });
-    const first = await api.account.activity.list({ per_page: 50 });
+    for (let i = 0; i < 60; i++) await h.api.sites.notes.create(123456, { subject: `n${i}`, body: 'b' });
+    const first = await h.api.account.activity.list({ per_page: 50 });
     expect(first.page).toEqual({ currentPage: 1, nextPage: 2, lastPage: 2, perPage: 50, totalItems: 64 });
-    const second = await api.account.activity.list({ page: 2, per_page: 50 });
+    const second = await h.api.account.activity.list({ page: 2, per_page: 50 });
     expect(second.data).toHaveLength(14);
     const r = await h.call('POST', '/account/logs/activity', { per_page: 51 });
     expect(r.status).toBe(400);
@@ -85,7 +73,7 @@ describe('activity log', () => {
   });
 
   it('lists the account actions: every name of the one registry, each once', async () => {
-    const actions = await api.account.actions.list();
+    const actions = await h.api.account.actions.list();
     const names = actions.map((a) => a.name);
     expect(names).toEqual(Object.keys(ACTIVITY_ACTIONS));
     expect(names).toEqual(expect.arrayContaining(['site.created', 'site.deleted', 'settings', 'git.deploy', 'mu_plugin.created', 'note.created', 'backup.created']));
@@ -93,14 +81,14 @@ describe('activity log', () => {
 
   it('every action the areas write is listed (account log: all; site log: the site ones)', async () => {
     const site = 123456;
-    await api.sites.notes.create(site, { subject: 's', body: 'c' });
+    await h.api.sites.notes.create(site, { subject: 's', body: 'c' });
     await h.call('PUT', `/sites/${site}/php_fs_permissions`, { php_fs_permission: 'ro' });
     await h.call('POST', `/sites/${site}/ondemand-backups`, { backup_type: 'db' });
     await h.call('PUT', `/sites/${site}/git/token`, { token: 'ghp_x' });
     expect((await h.call('POST', '/mu-plugins', { path: 'https://example.com/defaults.php', existing_sites: true, future_sites: false })).status).toBeLessThan(300);
-    await api.sites.create({ name: 'listing-check' });
-    const accountNames = new Set((await api.account.actions.list()).map((a) => a.name));
-    const siteNames = new Set((await api.sites.actions.list()).map((a) => a.name));
+    await h.api.sites.create({ name: 'listing-check' });
+    const accountNames = new Set((await h.api.account.actions.list()).map((a) => a.name));
+    const siteNames = new Set((await h.api.sites.actions.list()).map((a) => a.name));
     const written = h.sb.runtime.state.activity;
     expect(written.length).toBeGreaterThan(5);
     for (const entry of written) {
@@ -113,20 +101,20 @@ describe('activity log', () => {
 
 describe('add-ons', () => {
   it('sets the total quantity (not an increment); 0 detaches', async () => {
-    expect((await api.account.addons.list()).map((a) => a.id)).toEqual([11, 12]);
-    expect(await api.account.addons.listAttached()).toEqual([{ name: 'Additional sites', quantity: 2 }]);
-    expect(await api.account.addons.update({ addon_id: 12, quantity: 3 })).toEqual([
+    expect((await h.api.account.addons.list()).map((a) => a.id)).toEqual([11, 12]);
+    expect(await h.api.account.addons.listAttached()).toEqual([{ name: 'Additional sites', quantity: 2 }]);
+    expect(await h.api.account.addons.update({ addon_id: 12, quantity: 3 })).toEqual([
       { name: 'Additional sites', quantity: 2 },
       { name: 'Additional storage', quantity: 3 },
     ]);
-    await api.account.addons.update({ addon_id: 12, quantity: 1 });
-    expect(await api.account.addons.listAttached()).toContainEqual({ name: 'Additional storage', quantity: 1 });
-    expect(await api.account.addons.update({ addon_id: 11, quantity: 0 })).toEqual([{ name: 'Additional storage', quantity: 1 }]);
+    await h.api.account.addons.update({ addon_id: 12, quantity: 1 });
+    expect(await h.api.account.addons.listAttached()).toContainEqual({ name: 'Additional storage', quantity: 1 });
+    expect(await h.api.account.addons.update({ addon_id: 11, quantity: 0 })).toEqual([{ name: 'Additional storage', quantity: 1 }]);
   });
 
   it('refuses unknown add-ons and negative or missing quantities', async () => {
-    expect(await status(api.account.addons.update({ addon_id: 99, quantity: 1 }))).toBe(400);
-    expect(await status(api.account.addons.update({ addon_id: 11, quantity: -1 }))).toBe(400);
+    expect(await status(h.api.account.addons.update({ addon_id: 99, quantity: 1 }))).toBe(400);
+    expect(await status(h.api.account.addons.update({ addon_id: 11, quantity: -1 }))).toBe(400);
     const r = await h.call('PUT', '/account/addons', { addon_id: 11 });
     expect(r.status).toBe(400);
     expect(r.body.errors.join()).toContain('body.quantity');

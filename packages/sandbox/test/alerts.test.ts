@@ -1,25 +1,13 @@
 // Alerts inbox: listing rules (newest first, category, search, show_dismissed, opt-in paging with
 // per_page up to 500), counts, get/read/dismiss (idempotent), the bulk changes, expiry, and the
 // alerts other areas publish through rt.publishAlert.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/index.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope, status, type Harness } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
+const h = useSandbox();
 
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
 const ids = (alerts: { id: number }[]) => alerts.map((a) => a.id);
 const list = async (query = '') => {
   const r = await h.call('GET', `/alerts${query}`);
@@ -45,7 +33,7 @@ describe('listing', () => {
     // 9001 (3 days old), 9002 (20 days, read); 9003 is dismissed, 9004 expired.
     expect(ids(r.data)).toEqual([9001, 9002]);
     expect(r.page).toBeUndefined();
-    expect(ids((await api.alerts.list()).data)).toEqual([9001, 9002]);
+    expect(ids((await h.api.alerts.list()).data)).toEqual([9001, 9002]);
   });
 
   it('includes dismissed alerts with show_dismissed, never expired ones', async () => {
@@ -59,7 +47,7 @@ describe('listing', () => {
     expect(ids((await list('?category=all')).data)).toEqual([9001, 9002]);
     expect((await list('?category=in_progress')).data).toEqual([]);
     expect((await list('?category=nonsense')).data).toEqual([]);
-    expect((await api.alerts.list({ category: 'take_action' })).data).toEqual([]);
+    expect((await h.api.alerts.list({ category: 'take_action' })).data).toEqual([]);
   });
 
   it('searches title, message and site name (case-insensitive)', async () => {
@@ -85,7 +73,7 @@ describe('listing', () => {
     expect((await list('?page=9&per_page=2')).data).toEqual([]);
 
     const all: number[] = [];
-    for await (const a of api.paginate(api.alerts.list, { per_page: 2 })) all.push(a.id);
+    for await (const a of h.api.paginate(h.api.alerts.list, { per_page: 2 })) all.push(a.id);
     expect(all).toEqual([...created, 9001, 9002]);
   });
 
@@ -105,10 +93,10 @@ describe('listing', () => {
 
 describe('one alert', () => {
   it('gets an alert, dismissed ones too; 404 for missing or expired', async () => {
-    const a = await api.alerts.get(9001);
+    const a = await h.api.alerts.get(9001);
     expect(a).toMatchObject({ id: 9001, type: 'site.backup_completed', category: 'completed', site: { id: 123456, name: 'ada-blog', display_name: 'Ada Lovelace Blog' } });
     expect(Object.keys(a)).not.toContain('expiresAt');
-    expect((await api.alerts.get(9003)).dismissed).toBe(true);
+    expect((await h.api.alerts.get(9003)).dismissed).toBe(true);
     for (const id of [9004, 424242]) {
       const r = await h.call('GET', `/alerts/${id}`);
       expect(r.status).toBe(404);
@@ -121,26 +109,26 @@ describe('one alert', () => {
   });
 
   it('marks read and dismisses, idempotently', async () => {
-    expect(await api.alerts.markRead(9001)).toEqual({ id: 9001, read: true });
-    expect(await api.alerts.markRead(9001)).toEqual({ id: 9001, read: true });
-    expect((await api.alerts.get(9001)).read).toBe(true);
-    expect(await api.alerts.dismiss(9001)).toEqual({ id: 9001, dismissed: true });
-    expect(await api.alerts.dismiss(9001)).toEqual({ id: 9001, dismissed: true });
+    expect(await h.api.alerts.markRead(9001)).toEqual({ id: 9001, read: true });
+    expect(await h.api.alerts.markRead(9001)).toEqual({ id: 9001, read: true });
+    expect((await h.api.alerts.get(9001)).read).toBe(true);
+    expect(await h.api.alerts.dismiss(9001)).toEqual({ id: 9001, dismissed: true });
+    expect(await h.api.alerts.dismiss(9001)).toEqual({ id: 9001, dismissed: true });
     expect(ids((await list()).data)).toEqual([9002]);
-    expect((await api.alerts.get(9001)).dismissed).toBe(true);
+    expect((await h.api.alerts.get(9001)).dismissed).toBe(true);
     // A dismissed alert can still be read.
-    expect(await api.alerts.markRead(9003)).toEqual({ id: 9003, read: true });
+    expect(await h.api.alerts.markRead(9003)).toEqual({ id: 9003, read: true });
   });
 
   it('an alert disappears once it expires on the clock', async () => {
     const alert = h.sb.runtime.publishAlert({ type: 'site.test', category: 'take_action', title: 'Soon gone', message: 'm' });
     alert.expiresAt = new Date(h.sb.runtime.clock.now() + 60_000).toISOString();
-    expect((await api.alerts.get(alert.id)).title).toBe('Soon gone');
-    expect((await api.alerts.counts()).take_action).toBe(1);
+    expect((await h.api.alerts.get(alert.id)).title).toBe('Soon gone');
+    expect((await h.api.alerts.counts()).take_action).toBe(1);
     h.sb.advance(60_000);
-    expect(await status(api.alerts.get(alert.id))).toBe(404);
+    expect(await status(h.api.alerts.get(alert.id))).toBe(404);
     expect(ids((await list('?show_dismissed=true')).data)).not.toContain(alert.id);
-    expect((await api.alerts.counts()).take_action).toBe(0);
+    expect((await h.api.alerts.counts()).take_action).toBe(0);
   });
 });
 
@@ -151,9 +139,9 @@ describe('counts and bulk changes', () => {
     expect(r.body.data).toEqual({ in_progress: 0, failure: 0, completed: 1, purchases: 0, take_action: 0, all: 1 });
     publish(2, { category: 'failure' });
     publish(1, { category: 'in_progress' });
-    expect(await api.alerts.counts()).toEqual({ in_progress: 1, failure: 2, completed: 1, purchases: 0, take_action: 0, all: 4 });
-    await api.alerts.markRead(9001);
-    expect((await api.alerts.counts()).completed).toBe(0);
+    expect(await h.api.alerts.counts()).toEqual({ in_progress: 1, failure: 2, completed: 1, purchases: 0, take_action: 0, all: 4 });
+    await h.api.alerts.markRead(9001);
+    expect((await h.api.alerts.counts()).completed).toBe(0);
   });
 
   it('read_all reads what the counts report; a repeat affects nothing', async () => {
@@ -161,53 +149,53 @@ describe('counts and bulk changes', () => {
     const r = await h.call('POST', '/alerts/read_all');
     expect(specProblems('markAllAlertsRead', r.status, r.body)).toEqual([]);
     expect(r.body.data).toEqual({ count: 3 });
-    expect((await api.alerts.counts()).all).toBe(0);
-    expect(await api.alerts.markAllRead()).toEqual({ count: 0 });
+    expect((await h.api.alerts.counts()).all).toBe(0);
+    expect(await h.api.alerts.markAllRead()).toEqual({ count: 0 });
     expect((await list()).data.every((a: any) => a.read)).toBe(true);
   });
 
   it('dismiss_all dismisses every visible alert, in-progress ones included', async () => {
     publish(1, { category: 'in_progress' });
-    expect(await api.alerts.dismissAll()).toEqual({ count: 3 }); // 9001, 9002 and the new one
+    expect(await h.api.alerts.dismissAll()).toEqual({ count: 3 }); // 9001, 9002 and the new one
     expect((await list()).data).toEqual([]);
-    expect(await api.alerts.dismissAll()).toEqual({ count: 0 });
+    expect(await h.api.alerts.dismissAll()).toEqual({ count: 0 });
     expect((await list('?show_dismissed=true')).data).toHaveLength(4);
-    expect((await api.alerts.counts()).all).toBe(0);
+    expect((await h.api.alerts.counts()).all).toBe(0);
   });
 });
 
 describe('alerts published by other areas', () => {
   it('shows the deploy alert of a new site', async () => {
-    const site = await api.sites.create({ name: 'alert-me' });
+    const site = await h.api.sites.create({ name: 'alert-me' });
     expect((await list(`?search=alert-me`)).data).toEqual([]);
     h.sb.advance(DURATIONS.siteDeploy);
-    const found = (await api.alerts.list({ search: 'alert-me' })).data;
+    const found = (await h.api.alerts.list({ search: 'alert-me' })).data;
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ category: 'completed', read: false, dismissed: false, site: { id: site.id, name: 'alert-me' } });
-    expect((await api.alerts.counts()).completed).toBe(2);
+    expect((await h.api.alerts.counts()).completed).toBe(2);
   });
 
   it('a dismissed in-progress clone alert does not stop the clone, which still publishes its completion', async () => {
-    const clone = await api.sites.clone(123456, { name: 'ada-clone' });
-    const started = (await api.alerts.list({ category: 'in_progress' })).data;
+    const clone = await h.api.sites.clone(123456, { name: 'ada-clone' });
+    const started = (await h.api.alerts.list({ category: 'in_progress' })).data;
     expect(started).toHaveLength(1);
     expect(started[0]?.site?.id).toBe(clone.id);
-    expect((await api.alerts.counts()).in_progress).toBe(1);
-    expect(await api.alerts.dismissAll()).toEqual({ count: 3 });
+    expect((await h.api.alerts.counts()).in_progress).toBe(1);
+    expect(await h.api.alerts.dismissAll()).toEqual({ count: 3 });
 
     h.sb.advance(DURATIONS.siteClone);
-    expect((await api.sites.get(clone.id)).state).toBe('live');
-    const now = (await api.alerts.list()).data;
+    expect((await h.api.sites.get(clone.id)).state).toBe('live');
+    const now = (await h.api.alerts.list()).data;
     expect(now.map((a) => [a.category, a.site?.id])).toEqual([['completed', clone.id]]);
     // The in-progress alert ended with its operation.
-    expect(await status(api.alerts.get(started[0]!.id))).toBe(404);
+    expect(await status(h.api.alerts.get(started[0]!.id))).toBe(404);
   });
 
   it('shows the completion alerts of queued site operations', async () => {
-    await api.sites.maintenanceMode.update(123457, { enabled: true });
-    await api.sites.basicAuthentication.toggle(123457);
+    await h.api.sites.maintenanceMode.update(123457, { enabled: true });
+    await h.api.sites.basicAuthentication.toggle(123457);
     h.sb.advance(DURATIONS.queuedToggle);
-    const found = (await api.alerts.list({ search: 'shop-staging', category: 'completed' })).data;
+    const found = (await h.api.alerts.list({ search: 'shop-staging', category: 'completed' })).data;
     expect(found.map((a) => a.type).sort()).toEqual(['site.basic_authentication_enabled', 'site.maintenance_mode_enabled']);
   });
 });

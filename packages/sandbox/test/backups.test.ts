@@ -2,25 +2,13 @@
 // (creating → completed, 3 per type per site also under concurrency, deleting → removed with a
 // webhook, 30/7-day expiry), restores (maintenance mode while running, onto another site, 404s).
 import { gunzipSync } from 'node:zlib';
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/runtime.js';
-import { errorEnvelope, harness, START, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope, START, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const DAY = 86_400_000;
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+const h = useSandbox();
 const nowSeconds = () => Math.floor(h.sb.runtime.clock.now() / 1000);
 /** Moves the clock and gets a token that is valid at the new time. */
 async function advance(ms: number) {
@@ -34,20 +22,20 @@ async function fetchRaw(path: string) {
 
 describe('scheduled backups', () => {
   it('lists combined backups newest first, pairing the database and filesystem parts', async () => {
-    const combined = await api.sites.backups.list(123456);
+    const combined = await h.api.sites.backups.list(123456);
     expect(combined).toEqual([
       { timestamp: new Date(Date.parse(START) - DAY).toISOString(), siteId: 123456, databaseBackupId: 81234567, filesystemBackupId: 81234568 },
       { timestamp: new Date(Date.parse(START) - 2 * DAY).toISOString(), siteId: 123456, databaseBackupId: 81234570, filesystemBackupId: 81234569 },
     ]);
     // A backup point with no filesystem part.
-    expect(await api.sites.backups.list(123457)).toEqual([expect.objectContaining({ databaseBackupId: 81234571, filesystemBackupId: null })]);
-    expect(await api.sites.backups.list(123458)).toEqual([]);
+    expect(await h.api.sites.backups.list(123457)).toEqual([expect.objectContaining({ databaseBackupId: 81234571, filesystemBackupId: null })]);
+    expect(await h.api.sites.backups.list(123458)).toEqual([]);
   });
 
   it('lists typed backups by type', async () => {
-    const fs = await api.sites.backups.listFs(123456);
+    const fs = await h.api.sites.backups.listFs(123456);
     expect(fs.map((b) => [b.id, b.type])).toEqual([['81234568', 'fs'], ['81234569', 'fs']]);
-    const db = await api.sites.backups.listDb(123456);
+    const db = await h.api.sites.backups.listDb(123456);
     expect(db.map((b) => [b.id, b.type])).toEqual([['81234567', 'db'], ['81234570', 'db']]);
     expect(db[0]).toMatchObject({ site_id: 123456, title: 'Daily backup' });
   });
@@ -70,7 +58,7 @@ describe('scheduled backups', () => {
     expect(sql).toMatch(/^-- Database dump of site ada-blog \(123456\)/);
     expect(sql).toContain('CREATE TABLE `cms_options`');
 
-    const log = await api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'backup.downloaded' }] });
+    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'backup.downloaded' }] });
     expect(log.data.filter((e) => e.source === 'api.v1').map((e) => e.message)).toEqual([
       'Backup 81234567 of ada-blog was downloaded.',
       'Backup 81234568 of ada-blog was downloaded.',
@@ -79,9 +67,9 @@ describe('scheduled backups', () => {
   });
 
   it('answers 404 for unknown sites and backups, and for a backup of another site', async () => {
-    expect(await status(api.sites.backups.list(999999))).toBe(404);
-    expect(await status(api.sites.backups.listFs(999999))).toBe(404);
-    expect(await status(api.sites.backups.listDb(999999))).toBe(404);
+    expect(await status(h.api.sites.backups.list(999999))).toBe(404);
+    expect(await status(h.api.sites.backups.listFs(999999))).toBe(404);
+    expect(await status(h.api.sites.backups.listDb(999999))).toBe(404);
     for (const path of ['/sites/123456/backups/1', '/sites/123457/backups/81234567', '/sites/999999/backups/81234567']) {
       const r = await h.call('GET', path);
       expect(r.status, path).toBe(404);
@@ -113,17 +101,17 @@ describe('on-demand backups', () => {
       deleteAt: now + 30 * 86_400,
     });
     // Addressable by its requestId until it has an id; nothing to download yet.
-    expect(await api.sites.backups.ondemand.get(123457, '78001')).toEqual(created);
+    expect(await h.api.sites.backups.ondemand.get(123457, '78001')).toEqual(created);
     expect((await h.call('GET', '/sites/123457/ondemand-backups/78001/download')).status).toBe(404);
 
     h.sb.advance(DURATIONS.ondemandBackup - 1);
-    expect((await api.sites.backups.ondemand.get(123457, '78001')).status).toBe('creating');
+    expect((await h.api.sites.backups.ondemand.get(123457, '78001')).status).toBe('creating');
     h.sb.advance(1);
-    const [done] = await api.sites.backups.ondemand.list(123457);
+    const [done] = await h.api.sites.backups.ondemand.list(123457);
     expect(done).toMatchObject({ id: '5600001', status: 'completed', completed: now + DURATIONS.ondemandBackup / 1000 });
     expect(done).not.toHaveProperty('requestId');
     expect(done!.backupTimestamp).toBe(new Date((now + 20) * 1000).toISOString());
-    expect(await api.sites.backups.ondemand.get(123457, '5600001')).toEqual(done);
+    expect(await h.api.sites.backups.ondemand.get(123457, '5600001')).toEqual(done);
 
     const file = await fetchRaw('/sites/123457/ondemand-backups/5600001/download');
     expect(file.res.status).toBe(200);
@@ -147,7 +135,7 @@ describe('on-demand backups', () => {
 
   it('holds at most 3 per type per site; the 4th is refused with a 400', async () => {
     // The seed holds one filesystem backup of 123456.
-    for (let i = 0; i < 2; i++) await api.sites.backups.ondemand.create(123456, { backup_type: 'fs' });
+    for (let i = 0; i < 2; i++) await h.api.sites.backups.ondemand.create(123456, { backup_type: 'fs' });
     const refused = await h.call('POST', '/sites/123456/ondemand-backups', { backup_type: 'fs' });
     expect(refused.status).toBe(400);
     expect(errorEnvelope(refused)).toEqual({
@@ -158,14 +146,14 @@ describe('on-demand backups', () => {
     expect(specProblems('createSiteOndemandBackup', refused.status, refused.body)).toEqual([]);
     // Completing does not free a slot; the other type has its own 3.
     h.sb.advance(DURATIONS.ondemandBackup);
-    expect(await status(api.sites.backups.ondemand.create(123456, { backup_type: 'fs' }))).toBe(400);
-    for (let i = 0; i < 3; i++) await api.sites.backups.ondemand.create(123456, { backup_type: 'db' });
-    expect(await status(api.sites.backups.ondemand.create(123456, { backup_type: 'db' }))).toBe(400);
+    expect(await status(h.api.sites.backups.ondemand.create(123456, { backup_type: 'fs' }))).toBe(400);
+    for (let i = 0; i < 3; i++) await h.api.sites.backups.ondemand.create(123456, { backup_type: 'db' });
+    expect(await status(h.api.sites.backups.ondemand.create(123456, { backup_type: 'db' }))).toBe(400);
     // Another site has its own slots.
-    expect(await status(api.sites.backups.ondemand.create(123457, { backup_type: 'fs' }))).toBe(200);
+    expect(await status(h.api.sites.backups.ondemand.create(123457, { backup_type: 'fs' }))).toBe(200);
     // Deleting one frees its slot at once.
-    await api.sites.backups.ondemand.delete(123456, '5523871');
-    expect((await api.sites.backups.ondemand.create(123456, { backup_type: 'fs' })).status).toBe('creating');
+    await h.api.sites.backups.ondemand.delete(123456, '5523871');
+    expect((await h.api.sites.backups.ondemand.create(123456, { backup_type: 'fs' })).status).toBe('creating');
   });
 
   it('holds the limit under concurrent creation', async () => {
@@ -175,7 +163,7 @@ describe('on-demand backups', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => r.status === 400)).toHaveLength(7);
     expect(new Set(results.filter((r) => r.status === 200).map((r) => r.body.data.requestId)).size).toBe(3);
-    expect(await api.sites.backups.ondemand.list(123458)).toHaveLength(3);
+    expect(await h.api.sites.backups.ondemand.list(123458)).toHaveLength(3);
   });
 
   it('deletes: deleting, then removed, with a deletion webhook', async () => {
@@ -183,14 +171,14 @@ describe('on-demand backups', () => {
     expect(r.status).toBe(200);
     expect(specProblems('deleteSiteOndemandBackup', r.status, r.body)).toEqual([]);
     expect(r.body.data).toMatchObject({ id: '5523871', status: 'deleting' });
-    expect((await api.sites.backups.ondemand.list(123456)).map((b) => b.status)).toEqual(['deleting']);
+    expect((await h.api.sites.backups.ondemand.list(123456)).map((b) => b.status)).toEqual(['deleting']);
     // Repeating the delete answers the same and queues nothing more.
-    expect((await api.sites.backups.ondemand.delete(123456, '5523871')).status).toBe('deleting');
+    expect((await h.api.sites.backups.ondemand.delete(123456, '5523871')).status).toBe('deleting');
     expect(h.sb.runtime.webhooks).toEqual([]);
 
     h.sb.advance(DURATIONS.ondemandBackupDelete);
-    expect(await api.sites.backups.ondemand.list(123456)).toEqual([]);
-    expect(await status(api.sites.backups.ondemand.get(123456, '5523871'))).toBe(404);
+    expect(await h.api.sites.backups.ondemand.list(123456)).toEqual([]);
+    expect(await status(h.api.sites.backups.ondemand.get(123456, '5523871'))).toBe(404);
     expect(h.sb.runtime.webhooks.map((w) => [w.event, w.payload])).toEqual([
       ['ondemand_backup_deleted', { backup: { id: '5523871', siteId: 123456, type: 'fs', status: 'deleted' } }],
     ]);
@@ -199,35 +187,35 @@ describe('on-demand backups', () => {
   });
 
   it('deleting a backup that is still being created stops its completion', async () => {
-    const created = await api.sites.backups.ondemand.create(123457, { backup_type: 'fs' });
-    await api.sites.backups.ondemand.delete(123457, String(created.requestId));
+    const created = await h.api.sites.backups.ondemand.create(123457, { backup_type: 'fs' });
+    await h.api.sites.backups.ondemand.delete(123457, String(created.requestId));
     h.sb.advance(DURATIONS.ondemandBackup);
-    expect(await api.sites.backups.ondemand.list(123457)).toEqual([]);
+    expect(await h.api.sites.backups.ondemand.list(123457)).toEqual([]);
     expect(h.sb.runtime.webhooks.map((w) => w.event)).toEqual(['ondemand_backup_deleted']);
   });
 
   it('expires the latest after 30 days and superseded ones 7 days after a newer one', async () => {
-    const seeded = (await api.sites.backups.ondemand.get(123456, '5523871'))!;
+    const seeded = (await h.api.sites.backups.ondemand.get(123456, '5523871'))!;
     expect(seeded.removedIn).toBe('27 days');
     await advance(DAY);
-    const newer = await api.sites.backups.ondemand.create(123456, { backup_type: 'fs' });
+    const newer = await h.api.sites.backups.ondemand.create(123456, { backup_type: 'fs' });
     expect(newer.deleteAt).toBe(nowSeconds() + 30 * 86_400);
-    const superseded = await api.sites.backups.ondemand.get(123456, '5523871');
+    const superseded = await h.api.sites.backups.ondemand.get(123456, '5523871');
     expect(superseded.deleteAt).toBe(nowSeconds() + 7 * 86_400);
     expect(superseded.removedIn).toBe('7 days');
     await advance(7 * DAY - 3_600_000);
-    expect((await api.sites.backups.ondemand.get(123456, '5523871')).removedIn).toBe('1 hour');
+    expect((await h.api.sites.backups.ondemand.get(123456, '5523871')).removedIn).toBe('1 hour');
     await advance(3_600_000);
-    expect(await status(api.sites.backups.ondemand.get(123456, '5523871'))).toBe(404);
-    expect((await api.sites.backups.ondemand.list(123456)).map((b) => b.id)).toEqual(['5600001']);
+    expect(await status(h.api.sites.backups.ondemand.get(123456, '5523871'))).toBe(404);
+    expect((await h.api.sites.backups.ondemand.list(123456)).map((b) => b.id)).toEqual(['5600001']);
     await advance(23 * DAY);
-    expect(await api.sites.backups.ondemand.list(123456)).toEqual([]);
+    expect(await h.api.sites.backups.ondemand.list(123456)).toEqual([]);
   });
 
   it('answers 404 for unknown sites and backups and names the invalid field', async () => {
-    expect(await status(api.sites.backups.ondemand.list(999999))).toBe(404);
-    expect(await status(api.sites.backups.ondemand.get(123457, '5523871'))).toBe(404);
-    expect(await status(api.sites.backups.ondemand.delete(123456, 'nope'))).toBe(404);
+    expect(await status(h.api.sites.backups.ondemand.list(999999))).toBe(404);
+    expect(await status(h.api.sites.backups.ondemand.get(123457, '5523871'))).toBe(404);
+    expect(await status(h.api.sites.backups.ondemand.delete(123456, 'nope'))).toBe(404);
     expect((await h.call('GET', '/sites/123456/ondemand-backups/nope/download')).status).toBe(404);
     const bad = await h.call('POST', '/sites/123456/ondemand-backups', { backup_type: 'full' });
     expect(bad.status).toBe(400);
@@ -242,41 +230,41 @@ describe('restores', () => {
     const r = await h.call('POST', '/sites/123456/restores', { filesystem_id: 81234568, database_id: 81234567 });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: 'Success', data: null, errors: null });
-    expect((await api.sites.get(123456)).maintenanceMode).toBe(true);
-    const restores = await api.sites.restores.list(123456);
+    expect((await h.api.sites.get(123456)).maintenanceMode).toBe(true);
+    const restores = await h.api.sites.restores.list(123456);
     expect(restores.map((x) => [x.id, x.status])).toEqual([[6701, 'in_progress'], [6601, 'completed']]);
     expect(restores[0]!.logMessages).toContain('Site placed in maintenance mode.');
     expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_started' && a.category === 'in_progress')).toBe(true);
 
     // One restore at a time.
-    expect(await status(api.sites.restores.create(123456, { filesystem_id: 81234569, database_id: 81234570 }))).toBe(400);
+    expect(await status(h.api.sites.restores.create(123456, { filesystem_id: 81234569, database_id: 81234570 }))).toBe(400);
 
     h.sb.advance(DURATIONS.restore);
-    const [done] = await api.sites.restores.list(123456);
+    const [done] = await h.api.sites.restores.list(123456);
     expect(done).toMatchObject({ id: 6701, status: 'completed' });
     expect(done!.logMessages.at(-1)).toBe('Site taken out of maintenance mode.');
-    expect((await api.sites.get(123456)).maintenanceMode).toBe(false);
+    expect((await h.api.sites.get(123456)).maintenanceMode).toBe(false);
     expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_completed' && a.site?.id === 123456)).toBe(true);
   });
 
   it('restores onto another site of the account', async () => {
-    await api.sites.restores.create(123456, { filesystem_id: 81234568, database_id: 81234567, restore_on_site_id: 123457 });
-    expect((await api.sites.get(123457)).maintenanceMode).toBe(true);
-    expect((await api.sites.get(123456)).maintenanceMode).toBe(false);
-    expect((await api.sites.restores.list(123457)).map((x) => x.status)).toEqual(['in_progress']);
-    expect((await api.sites.restores.list(123456))[0]!.logMessages[1]).toContain('onto shop-staging');
+    await h.api.sites.restores.create(123456, { filesystem_id: 81234568, database_id: 81234567, restore_on_site_id: 123457 });
+    expect((await h.api.sites.get(123457)).maintenanceMode).toBe(true);
+    expect((await h.api.sites.get(123456)).maintenanceMode).toBe(false);
+    expect((await h.api.sites.restores.list(123457)).map((x) => x.status)).toEqual(['in_progress']);
+    expect((await h.api.sites.restores.list(123456))[0]!.logMessages[1]).toContain('onto shop-staging');
     h.sb.advance(DURATIONS.restore);
-    expect((await api.sites.get(123457)).maintenanceMode).toBe(false);
+    expect((await h.api.sites.get(123457)).maintenanceMode).toBe(false);
   });
 
   it('restores from a completed on-demand backup and keeps earlier maintenance mode', async () => {
     const state = h.sb.runtime.state;
     state.sites.find((s) => s.id === 123456)!.maintenanceMode = true;
-    await api.sites.backups.ondemand.create(123456, { backup_type: 'db' });
+    await h.api.sites.backups.ondemand.create(123456, { backup_type: 'db' });
     h.sb.advance(DURATIONS.ondemandBackup);
-    await api.sites.restores.create(123456, { filesystem_id: 5523871, database_id: 5600001 });
+    await h.api.sites.restores.create(123456, { filesystem_id: 5523871, database_id: 5600001 });
     h.sb.advance(DURATIONS.restore);
-    expect((await api.sites.get(123456)).maintenanceMode).toBe(true);
+    expect((await h.api.sites.get(123456)).maintenanceMode).toBe(true);
   });
 
   it('answers 404 for unknown sites, target sites and backups; 400 for a backup of the wrong type', async () => {
@@ -297,8 +285,8 @@ describe('restores', () => {
     expect(wrong.body.errors).toEqual(['body.filesystem_id: backup 81234567 is a database backup, not a filesystem backup']);
     const missing = await h.call('POST', '/sites/123456/restores', { filesystem_id: 81234568 });
     expect(missing.body.errors.join()).toMatch(/^body\.database_id/);
-    expect(await status(api.sites.restores.list(999999))).toBe(404);
+    expect(await status(h.api.sites.restores.list(999999))).toBe(404);
     // Nothing was started.
-    expect((await api.sites.get(123456)).maintenanceMode).toBe(false);
+    expect((await h.api.sites.get(123456)).maintenanceMode).toBe(false);
   });
 });

@@ -1,31 +1,16 @@
 // Collaborators: real flows through @hosting-api/client (responses validated by its schemas),
 // account-level access rules, scheduled batch add/remove on the virtual clock, and the
 // collaborator's own view of their sites.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/index.js';
 import { addToAllNewSite } from '../src/areas/collaborators.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-let limited: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  const common = { baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0 };
-  api = createClient({ ...common, accessToken: () => h.token });
-  limited = createClient({ ...common, clientId: 'sandbox-limited', clientSecret: 'sandbox-limited-secret' });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
+const h = useSandbox();
 
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
 const sitesOf = async (email: string) =>
-  (await api.collaborators.list()).filter((c) => c.email === email).map((c) => c.siteId).sort();
+  (await h.api.collaborators.list()).filter((c) => c.email === email).map((c) => c.siteId).sort();
 const access = (email: string) =>
   h.sb.runtime.state.accountLevelAccess.find((a) => a.email === email) as Record<string, unknown> | undefined;
 
@@ -37,9 +22,9 @@ describe('collaborator entries', () => {
     expect(all.body.data.map((c: any) => c.id)).toEqual([98765, 98766, 98767]);
     expect(all.body.data[0]).not.toHaveProperty('favorite');
 
-    const grace = await api.collaborators.get(98765);
+    const grace = await h.api.collaborators.get(98765);
     expect(grace).toMatchObject({ email: 'grace@example.com', siteId: 123456, siteName: 'ada-blog', state: 'active' });
-    const site = await api.collaborators.getSite(98766);
+    const site = await h.api.collaborators.getSite(98766);
     expect(site).toMatchObject({ id: 123457, name: 'shop-staging', collaboratorsCount: 1 });
     const raw = await h.call('GET', '/collaborators/98766/site');
     expect(specProblems('getCollaboratorSite', raw.status, raw.body)).toEqual([]);
@@ -55,7 +40,7 @@ describe('collaborator entries', () => {
   });
 
   it('drops the entries of a deleted site', async () => {
-    await api.sites.delete(123457);
+    await h.api.sites.delete(123457);
     expect(await sitesOf('grace@example.com')).toEqual([123456]);
     expect((await h.call('GET', '/collaborators/98766')).status).toBe(404);
   });
@@ -73,22 +58,22 @@ describe('account-level access', () => {
     expect(access('grace@example.com')).toMatchObject({ manage_tags: true, roles: ['manage_notes', 'wp_access'], hasAccess: true });
 
     // A second update omits create_site and manage_tags: both become false.
-    const again = await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: true });
+    const again = await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: true });
     expect(again).toEqual({ email: 'grace@example.com', add_to_all_new: true, create_site: false });
     expect(access('grace@example.com')).toMatchObject({ manage_tags: false, site_operation_notifications: false, roles: [] });
   });
 
   it('leaves manage_sso unchanged when omitted and revokes it with false', async () => {
-    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true, manage_sso: true });
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true, manage_sso: true });
     expect(access('grace@example.com')?.manage_sso).toBe(true);
-    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true });
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true });
     expect(access('grace@example.com')?.manage_sso).toBe(true);
-    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true, manage_sso: false });
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true, manage_sso: false });
     expect(access('grace@example.com')?.manage_sso).toBe(false);
   });
 
   it('account_administrator grants create_site, manage_tags, manage_sso, view_usage and billing, but no notifications', async () => {
-    const r = await api.collaborators.updateAccountLevelAccess({ email: 'alan@example.com', account_administrator: true });
+    const r = await h.api.collaborators.updateAccountLevelAccess({ email: 'alan@example.com', account_administrator: true });
     expect(r).toEqual({ email: 'alan@example.com', add_to_all_new: false, create_site: true });
     expect(access('alan@example.com')).toMatchObject({
       manage_tags: true, manage_sso: true, view_usage: true, manage_billing: true,
@@ -98,29 +83,29 @@ describe('account-level access', () => {
   });
 
   it('all six access settings false: account-level access is lost, site attachments remain', async () => {
-    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true, manage_sso: true });
-    const r = await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', view_usage: true, manage_billing: true });
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true, manage_sso: true });
+    const r = await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', view_usage: true, manage_billing: true });
     expect(r).toEqual({ email: 'grace@example.com', add_to_all_new: false, create_site: false });
     expect(access('grace@example.com')).toMatchObject({ hasAccess: false, manage_sso: false, view_usage: false });
     expect(await sitesOf('grace@example.com')).toEqual([123456, 123457]);
   });
 
   it('creates a collaborator account for a new email; it has no sites yet', async () => {
-    await api.collaborators.updateAccountLevelAccess({ email: 'Katherine@Example.com', create_site: true });
-    const sites = await api.collaborators.sites.list('katherine@example.com');
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'Katherine@Example.com', create_site: true });
+    const sites = await h.api.collaborators.sites.list('katherine@example.com');
     expect(sites.data).toEqual({ name: 'katherine', email: 'katherine@example.com', sites: [] });
     expect(sites.page).toMatchObject({ totalItems: 0, currentPage: 1, nextPage: null });
   });
 
   it('ignores roles unless add_to_all_new, and adds add_to_all_new collaborators to new sites', async () => {
-    await api.collaborators.updateAccountLevelAccess({ email: 'alan@example.com', create_site: true, roles: ['wp_access'] });
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'alan@example.com', create_site: true, roles: ['wp_access'] });
     expect(access('alan@example.com')?.roles).toEqual([]);
-    await api.collaborators.updateAccountLevelAccess({ email: 'alan@example.com', add_to_all_new: true, roles: ['wp_access', 'sftp_access'] });
-    const site = await api.sites.create({ name: 'new-shop' });
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'alan@example.com', add_to_all_new: true, roles: ['wp_access', 'sftp_access'] });
+    const site = await h.api.sites.create({ name: 'new-shop' });
     // Site creation called the hook; calling it again only refreshes the roles (no duplicate).
     const state = h.sb.runtime.state;
     addToAllNewSite(state, state.sites.find((s) => s.id === site.id)!, h.sb.runtime.clock.nowIso());
-    const entries = (await api.collaborators.list()).filter((c) => c.siteId === site.id);
+    const entries = (await h.api.collaborators.list()).filter((c) => c.siteId === site.id);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ email: 'alan@example.com', name: 'Alan Turing', roles: ['wp_access', 'sftp_access'] });
     // Existing sites are untouched.
@@ -128,21 +113,21 @@ describe('account-level access', () => {
   });
 
   it('site creation and cloning add the add_to_all_new collaborators, with their roles, at once', async () => {
-    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: true, roles: ['wp_access'] });
-    const created = await api.sites.create({ name: 'auto-collab' });
-    const cloned = await api.sites.clone(123456, { name: 'auto-collab-copy' });
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: true, roles: ['wp_access'] });
+    const created = await h.api.sites.create({ name: 'auto-collab' });
+    const cloned = await h.api.sites.clone(123456, { name: 'auto-collab-copy' });
     for (const id of [created.id, cloned.id]) {
-      const entries = (await api.collaborators.list()).filter((c) => c.siteId === id);
+      const entries = (await h.api.collaborators.list()).filter((c) => c.siteId === id);
       expect(entries.map((c) => [c.email, c.roles])).toEqual([['grace@example.com', ['wp_access']]]);
     }
     // Without add_to_all_new, new sites get nobody.
-    await api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: false, create_site: true });
-    const later = await api.sites.create({ name: 'auto-collab-none' });
-    expect((await api.collaborators.list()).filter((c) => c.siteId === later.id)).toEqual([]);
+    await h.api.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', add_to_all_new: false, create_site: true });
+    const later = await h.api.sites.create({ name: 'auto-collab-none' });
+    expect((await h.api.collaborators.list()).filter((c) => c.siteId === later.id)).toEqual([]);
   });
 
   it('is owner-only (403 without the owner scope) and validates its body', async () => {
-    const denied = await status(limited.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true }));
+    const denied = await status(h.limited.collaborators.updateAccountLevelAccess({ email: 'grace@example.com', create_site: true }));
     expect(denied).toBe(403);
     const bad = await h.call('PUT', '/collaborators/update-account-level-access', { create_site: true });
     expect(bad.status).toBe(400);
@@ -167,33 +152,33 @@ describe('batch create and destroy', () => {
     expect(await sitesOf('katherine@example.com')).toEqual([]);
 
     h.sb.advance(DURATIONS.collaboratorBatch);
-    const added = (await api.collaborators.list()).filter((c) => c.email === 'katherine@example.com');
+    const added = (await h.api.collaborators.list()).filter((c) => c.email === 'katherine@example.com');
     expect(added.map((c) => c.siteId)).toEqual([123457, 123458]);
     expect(added[0]).toMatchObject({ state: 'active', name: 'katherine', wpUsername: 'katherine', roles: ['manage_notes', 'wp_access'], siteName: 'shop-staging' });
-    expect((await api.sites.get(123458)).collaborators.map((c) => c.email)).toEqual(['katherine@example.com']);
-    expect((await api.sites.get(123457)).collaboratorsCount).toBe(2);
+    expect((await h.api.sites.get(123458)).collaborators.map((c) => c.email)).toEqual(['katherine@example.com']);
+    expect((await h.api.sites.get(123457)).collaboratorsCount).toBe(2);
   });
 
   it('-1 means all sites; existing entries get the new roles, others are created', async () => {
-    const { message, response } = await api.collaborators.batchCreate({ email: 'grace@example.com', siteIds: [-1], roles: ['wp_access'] }, { raw: true });
+    const { message, response } = await h.api.collaborators.batchCreate({ email: 'grace@example.com', siteIds: [-1], roles: ['wp_access'] }, { raw: true });
     expect(response.status).toBe(202);
     expect(message).toBe('Collaborator creation scheduled for 6 sites');
     h.sb.advance(DURATIONS.collaboratorBatch);
-    const grace = (await api.collaborators.list()).filter((c) => c.email === 'grace@example.com');
+    const grace = (await h.api.collaborators.list()).filter((c) => c.email === 'grace@example.com');
     expect(grace.map((c) => c.siteId)).toEqual([123456, 123457, 123458, 123459, 123460, 123461]);
     expect(grace.every((c) => c.roles.join() === 'wp_access' && c.name === 'Grace Hopper')).toBe(true);
     expect(grace[0]?.id).toBe(98765);
   });
 
   it('without roles keeps the roles of existing entries', async () => {
-    await api.collaborators.batchCreate({ email: 'grace@example.com', siteIds: [123456] });
+    await h.api.collaborators.batchCreate({ email: 'grace@example.com', siteIds: [123456] });
     h.sb.advance(DURATIONS.collaboratorBatch);
-    expect((await api.collaborators.get(98765)).roles).toEqual(['manage_notes', 'manage_backups_restores', 'wp_access']);
+    expect((await h.api.collaborators.get(98765)).roles).toEqual(['manage_notes', 'manage_backups_restores', 'wp_access']);
   });
 
   it('skips sites deleted before the work runs', async () => {
-    await api.collaborators.batchCreate({ email: 'katherine@example.com', siteIds: [123457, 123458], roles: [] });
-    await api.sites.delete(123458);
+    await h.api.collaborators.batchCreate({ email: 'katherine@example.com', siteIds: [123457, 123458], roles: [] });
+    await h.api.sites.delete(123458);
     h.sb.advance(DURATIONS.collaboratorBatch);
     expect(await sitesOf('katherine@example.com')).toEqual([123457]);
   });
@@ -222,19 +207,19 @@ describe('batch create and destroy', () => {
     h.sb.advance(DURATIONS.collaboratorBatch);
     expect(await sitesOf('grace@example.com')).toEqual([]);
     expect(await sitesOf('alan@example.com')).toEqual([123456]);
-    expect((await api.sites.get(123456)).collaboratorsCount).toBe(1);
+    expect((await h.api.sites.get(123456)).collaboratorsCount).toBe(1);
   });
 
   it('-1 removes from all sites; work runs in the order it was scheduled', async () => {
-    await api.collaborators.batchCreate({ email: 'katherine@example.com', siteIds: [123458], roles: ['wp_access'] });
-    const { message } = await api.collaborators.batchDestroy({ email: 'katherine@example.com', siteIds: [-1] }, { raw: true });
+    await h.api.collaborators.batchCreate({ email: 'katherine@example.com', siteIds: [123458], roles: ['wp_access'] });
+    const { message } = await h.api.collaborators.batchDestroy({ email: 'katherine@example.com', siteIds: [-1] }, { raw: true });
     expect(message).toBe('Collaborator removal scheduled for 6 sites');
     h.sb.advance(DURATIONS.collaboratorBatch);
     expect(await sitesOf('katherine@example.com')).toEqual([]);
     // Removal of a collaborator who is on no site changes nothing.
-    await api.collaborators.batchDestroy({ email: 'nobody@example.com', siteIds: [123456] });
+    await h.api.collaborators.batchDestroy({ email: 'nobody@example.com', siteIds: [123456] });
     h.sb.advance(DURATIONS.collaboratorBatch);
-    expect((await api.collaborators.list())).toHaveLength(3);
+    expect((await h.api.collaborators.list())).toHaveLength(3);
     expect((await h.call('POST', '/collaborators/batch_destroy', { email: 'grace@example.com', siteIds: [42] })).status).toBe(400);
   });
 });
@@ -253,12 +238,12 @@ describe("the collaborator's own view of their sites", () => {
     expect(shop).toMatchObject({ id: 123457, favorite: false, tags: [{ id: 21, name: 'shops' }] });
     expect(r.body.page).toEqual({ currentPage: 1, nextPage: null, lastPage: 1, perPage: 20, totalItems: 2 });
 
-    const page2 = await api.collaborators.sites.list('grace@example.com', { per_page: 1, page: 2 });
+    const page2 = await h.api.collaborators.sites.list('grace@example.com', { per_page: 1, page: 2 });
     expect(page2.data.sites.map((s) => s.id)).toEqual([123457]);
     expect(page2.page).toMatchObject({ currentPage: 2, nextPage: null, lastPage: 2, totalItems: 2 });
-    const tagged = await api.collaborators.sites.list('grace@example.com', { tag_name: 'shops' });
+    const tagged = await h.api.collaborators.sites.list('grace@example.com', { tag_name: 'shops' });
     expect(tagged.data.sites.map((s) => s.id)).toEqual([123457]);
-    expect((await api.collaborators.sites.list('grace@example.com', { tag_name: 'client-a' })).data.sites).toEqual([]);
+    expect((await h.api.collaborators.sites.list('grace@example.com', { tag_name: 'client-a' })).data.sites).toEqual([]);
   });
 
   it('answers 404 for unknown collaborators, sites and sites they are not on', async () => {
@@ -273,7 +258,7 @@ describe("the collaborator's own view of their sites", () => {
   });
 
   it("favorites and unfavorites a site for the collaborator only", async () => {
-    const one = await api.collaborators.sites.get('grace@example.com', 123457);
+    const one = await h.api.collaborators.sites.get('grace@example.com', 123457);
     expect(one).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.com' });
     expect(one.sites).toHaveLength(1);
     expect(one.sites[0]?.favorite).toBe(false);
@@ -282,13 +267,13 @@ describe("the collaborator's own view of their sites", () => {
     expect(fav.status).toBe(200);
     expect(specProblems('favoriteCollaboratorSite', fav.status, fav.body)).toEqual([]);
     expect(fav.body.data.sites[0]).toMatchObject({ id: 123457, favorite: true });
-    expect((await api.sites.get(123457)).favorite).toBe(false);
+    expect((await h.api.sites.get(123457)).favorite).toBe(false);
     // Favorites come first in the collaborator's list; repeating is harmless.
-    await api.collaborators.sites.favorite('grace@example.com', 123457);
-    await api.collaborators.sites.unfavorite('grace@example.com', 123456);
-    const list = await api.collaborators.sites.list('grace@example.com');
+    await h.api.collaborators.sites.favorite('grace@example.com', 123457);
+    await h.api.collaborators.sites.unfavorite('grace@example.com', 123456);
+    const list = await h.api.collaborators.sites.list('grace@example.com');
     expect(list.data.sites.map((s) => [s.id, s.favorite])).toEqual([[123457, true], [123456, false]]);
-    expect((await api.sites.get(123456)).favorite).toBe(true);
+    expect((await h.api.sites.get(123456)).favorite).toBe(true);
 
     const unfav = await h.call('DELETE', '/collaborators/grace%40example.com/sites/123457/favorite');
     expect(specProblems('deleteCollaboratorSiteFavorite', unfav.status, unfav.body)).toEqual([]);

@@ -5,23 +5,15 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/index.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const require = createRequire(import.meta.url);
 const spec = JSON.parse(readFileSync(require.resolve('@hosting-api/openapi/openapi.json'), 'utf8'));
 
-let h: Harness;
-beforeAll(async () => {
-  h = await harness();
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
+const h = useSandbox();
 
 describe('routes', () => {
   it('registers every operation of the spec', async () => {

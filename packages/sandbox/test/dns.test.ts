@@ -1,25 +1,13 @@
 // DNS: zones and records through @hosting-api/client (responses validated by its schemas), records
 // attached to sites and the conversions they block, provider records, SSL details and retries on
 // the virtual clock, domain setup links.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NO_SSL_INFORMATION, SSL_NOT_A_RECORD, SSL_RETRY_MS } from '../src/areas/dns.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
+const h = useSandbox();
 
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
 const ipOf = (siteId: number) => h.sb.runtime.state.sites.find((s) => s.id === siteId)!.ipAddressOne;
 
 describe('zones and records', () => {
@@ -39,17 +27,17 @@ describe('zones and records', () => {
   });
 
   it('adds a record (the zone is returned, updated) and deletes it', async () => {
-    const before = await api.dns.records.list(5501);
+    const before = await h.api.dns.records.list(5501);
     h.sb.advance(60_000);
-    const zone = await api.dns.records.create(5501, { type: 'txt', name: 'mail.example.com.', value: 'v=DMARC1; p=none', ttl: 600 });
+    const zone = await h.api.dns.records.create(5501, { type: 'txt', name: 'mail.example.com.', value: 'v=DMARC1; p=none', ttl: 600 });
     const added = zone.records.at(-1)!;
     expect(added).toMatchObject({ zoneId: 5501, type: 'TXT', name: 'mail.example.com', value: 'v=DMARC1; p=none', ttl: 600, siteId: null, primary: false, priority: null });
     expect(zone.records).toHaveLength(before.records.length + 1);
     expect(Date.parse(zone.updated)).toBeGreaterThan(Date.parse(before.updated));
-    await api.dns.records.create(5501, { type: 'CNAME', name: '@', value: 'Target.Example.net.', ttl: 300 });
-    expect((await api.dns.records.list(5501)).records.at(-1)).toMatchObject({ name: 'example.com', value: 'target.example.net' });
+    await h.api.dns.records.create(5501, { type: 'CNAME', name: '@', value: 'Target.Example.net.', ttl: 300 });
+    expect((await h.api.dns.records.list(5501)).records.at(-1)).toMatchObject({ name: 'example.com', value: 'target.example.net' });
 
-    const after = await api.dns.records.delete(5501, added.id);
+    const after = await h.api.dns.records.delete(5501, added.id);
     expect(after.records.map((r) => r.id)).not.toContain(added.id);
     expect((await h.call('DELETE', `/zones/5501/records/${added.id}`)).status).toBe(404);
     expect((await h.call('DELETE', '/zones/999/records/880123')).status).toBe(404);
@@ -73,33 +61,33 @@ describe('zones and records', () => {
       expect(specProblems('createZoneRecord', r.status, r.body)).toEqual([]);
     }
     expect((await h.call('POST', '/zones/999/records', { type: 'TXT', name: 'x', value: 'y', ttl: 1 })).status).toBe(404);
-    expect((await api.dns.records.list(5501)).records).toHaveLength(3);
+    expect((await h.api.dns.records.list(5501)).records).toHaveLength(3);
   });
 });
 
 describe('records attached to sites', () => {
   it('an A record holding a site address attaches to it and blocks live → staging/sandbox until deleted', async () => {
-    const zone = await api.dns.records.create(5501, { type: 'A', name: 'engine.example.com', value: ipOf(123461), ttl: 300 });
+    const zone = await h.api.dns.records.create(5501, { type: 'A', name: 'engine.example.com', value: ipOf(123461), ttl: 300 });
     const record = zone.records.find((r) => r.name === 'engine.example.com')!;
     expect(record.siteId).toBe(123461);
-    expect((await api.sites.get(123461)).domainsCount).toBe(1);
+    expect((await h.api.sites.get(123461)).domainsCount).toBe(1);
 
     const refused = await h.call('PUT', '/sites/123461/convert/staging');
     expect(refused.status).toBe(400);
-    expect(await status(api.sites.convertToSandbox(123461))).toBe(400);
+    expect(await status(h.api.sites.convertToSandbox(123461))).toBe(400);
 
-    await api.dns.records.delete(5501, record.id);
-    expect((await api.sites.get(123461)).domainsCount).toBe(0);
-    expect((await api.sites.convertToStaging(123461)).staging).toBe(true);
+    await h.api.dns.records.delete(5501, record.id);
+    expect((await h.api.sites.get(123461)).domainsCount).toBe(0);
+    expect((await h.api.sites.convertToStaging(123461)).staging).toBe(true);
   });
 
   it('a CNAME to the site host name attaches too; the seed record blocks 123456 until deleted', async () => {
-    const zone = await api.dns.records.create(5501, { type: 'CNAME', name: 'blog.example.com', value: 'ada-blog.example.com', ttl: 300 });
+    const zone = await h.api.dns.records.create(5501, { type: 'CNAME', name: 'blog.example.com', value: 'ada-blog.example.com', ttl: 300 });
     expect(zone.records.find((r) => r.name === 'blog.example.com')?.siteId).toBe(123456);
-    await api.dns.records.delete(5501, 880123);
-    expect(await status(api.sites.convertToSandbox(123456))).toBe(400);
-    await api.dns.records.delete(5501, zone.records.find((r) => r.name === 'blog.example.com')!.id);
-    expect((await api.sites.convertToSandbox(123456)).sandbox).toBe(true);
+    await h.api.dns.records.delete(5501, 880123);
+    expect(await status(h.api.sites.convertToSandbox(123456))).toBe(400);
+    await h.api.dns.records.delete(5501, zone.records.find((r) => r.name === 'blog.example.com')!.id);
+    expect((await h.api.sites.convertToSandbox(123456)).sandbox).toBe(true);
   });
 
   it('staging, sandbox and kit sites cannot get DNS records', async () => {
@@ -109,14 +97,14 @@ describe('records attached to sites', () => {
       expect(r.body.errors[0]).toMatch(/DNS records can only be added for live sites/);
     }
     // Converted to live, the staging site accepts them.
-    await api.sites.convertToLive(123457);
-    const zone = await api.dns.records.create(5501, { type: 'A', name: 'shop.example.com', value: ipOf(123457), ttl: 300 });
+    await h.api.sites.convertToLive(123457);
+    const zone = await h.api.dns.records.create(5501, { type: 'A', name: 'shop.example.com', value: ipOf(123457), ttl: 300 });
     expect(zone.records.find((r) => r.name === 'shop.example.com')?.siteId).toBe(123457);
   });
 
   it('deleting a site detaches its records', async () => {
-    await api.sites.delete(123456);
-    expect((await api.dns.records.list(5501)).records.find((r) => r.id === 880123)?.siteId).toBeNull();
+    await h.api.sites.delete(123456);
+    expect((await h.api.dns.records.list(5501)).records.find((r) => r.id === 880123)?.siteId).toBeNull();
   });
 });
 
@@ -126,14 +114,14 @@ describe('email provider records', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: 'Success', data: null, errors: null });
     expect(specProblems('createZoneProviderRecords', r.status, r.body)).toEqual([]);
-    const records = (await api.dns.records.list(5501)).records;
+    const records = (await h.api.dns.records.list(5501)).records;
     const mx = records.filter((x) => x.type === 'MX');
     expect(mx.map((x) => [x.name, x.value, x.priority])).toEqual([
       ['example.com', 'mx1.mail.example.net', 10], ['example.com', 'mx2.mail.example.net', 20],
     ]);
     expect(records).toHaveLength(6);
-    await api.dns.providers.create(5501, { provider: 'example-mail' });
-    expect((await api.dns.records.list(5501)).records).toHaveLength(6);
+    await h.api.dns.providers.create(5501, { provider: 'example-mail' });
+    expect((await h.api.dns.records.list(5501)).records).toHaveLength(6);
 
     const unknown = await h.call('POST', '/zones/5501/providers', { provider: 'carrier-pigeon' });
     expect(unknown.status).toBe(400);
@@ -167,22 +155,22 @@ describe('SSL', () => {
   });
 
   it('a retry provisions the certificate later on the clock', async () => {
-    const zone = await api.dns.records.create(5501, { type: 'A', name: 'new.example.com', value: '198.51.100.20', ttl: 300 });
+    const zone = await h.api.dns.records.create(5501, { type: 'A', name: 'new.example.com', value: '198.51.100.20', ttl: 300 });
     const id = zone.records.find((r) => r.name === 'new.example.com')!.id;
-    expect((await api.dns.records.getSsl(5501, id, { raw: true })).message).toBe(NO_SSL_INFORMATION);
+    expect((await h.api.dns.records.getSsl(5501, id, { raw: true })).message).toBe(NO_SSL_INFORMATION);
 
     const retry = await h.call('PUT', `/zones/5501/records/${id}/ssl`);
     expect(retry.status).toBe(200);
     expect(specProblems('retryZoneRecordSsl', retry.status, retry.body)).toEqual([]);
-    expect(await api.dns.records.getSsl(5501, id)).toMatchObject({ status: 'pending' });
+    expect(await h.api.dns.records.getSsl(5501, id)).toMatchObject({ status: 'pending' });
     h.sb.advance(SSL_RETRY_MS);
-    const done = await api.dns.records.getSsl(5501, id);
+    const done = await h.api.dns.records.getSsl(5501, id);
     expect(done).toMatchObject({ status: 'active', issuer: expect.any(String) });
     expect(Date.parse(String(done.expires_at))).toBeGreaterThan(h.sb.runtime.clock.now());
 
     // A record deleted while its retry is queued: the work finds nothing and does nothing.
-    await api.dns.records.retrySsl(5501, 880123);
-    await api.dns.records.delete(5501, 880123);
+    await h.api.dns.records.retrySsl(5501, 880123);
+    await h.api.dns.records.delete(5501, 880123);
     h.sb.advance(SSL_RETRY_MS);
     expect(h.sb.runtime.state.dnsRecords.some((r) => r.id === 880123)).toBe(false);
   });
@@ -195,7 +183,7 @@ describe('domain setup links', () => {
     expect(specProblems('createSiteDomainSetupLink', r.status, r.body)).toEqual([]);
     expect(r.body.data).toMatchObject({ status: 'link_created', created_at: h.sb.runtime.clock.nowIso() });
     expect(r.body.data.sharable_link).toBe(`https://hosting.example.com/domain-setup/${r.body.data.job_id}`);
-    const second = await api.sites.domains.createSetupLink(123456, { name: 'ada-shop.example.com' });
+    const second = await h.api.sites.domains.createSetupLink(123456, { name: 'ada-shop.example.com' });
     expect(second.job_id).not.toBe(r.body.data.job_id);
     expect(h.sb.runtime.state.domainSetupLinks.map((l) => [l.siteId, l.name])).toEqual([
       [123456, 'ada-shop.example.com'], [123456, 'ada-shop.example.com'],

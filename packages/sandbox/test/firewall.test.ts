@@ -1,40 +1,28 @@
 // Egress firewall: list, get, create (duplicate → 400 `Firewall rule already exists`), delete,
 // refresh; validation naming the field; 404s for unknown sites and rules of other sites.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+const h = useSandbox();
 
 describe('egress firewall', () => {
   it('lists the seeded rule and gets it by id', async () => {
-    const rules = await api.sites.firewallRules.list(123456);
+    const rules = await h.api.sites.firewallRules.list(123456);
     expect(rules).toEqual([{ id: '8812', destination: '198.51.100.7', port: '443', protocol: 'tcp' }]);
-    expect(await api.sites.firewallRules.get(123456, '8812')).toEqual(rules[0]);
-    expect(await api.sites.firewallRules.list(123457)).toEqual([]);
+    expect(await h.api.sites.firewallRules.get(123456, '8812')).toEqual(rules[0]);
+    expect(await h.api.sites.firewallRules.list(123457)).toEqual([]);
     const r = await h.call('GET', '/sites/123456/firewall_rules/8812');
     expect(specProblems('getSiteFirewallRule', r.status, r.body)).toEqual([]);
   });
 
   it('creates a rule, refuses the same rule again, deletes it', async () => {
-    const rule = (await api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' })) as Record<string, unknown>;
+    const rule = (await h.api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' })) as Record<string, unknown>;
     expect(rule).toMatchObject({ destination: '198.51.100.7', port: '5432', protocol: 'tcp' });
     expect(typeof rule.id).toBe('string');
     const id = rule.id as string;
-    expect(await api.sites.firewallRules.get(123457, id)).toEqual(rule);
-    expect(await api.sites.firewallRules.list(123457)).toEqual([rule]);
+    expect(await h.api.sites.firewallRules.get(123457, id)).toEqual(rule);
+    expect(await h.api.sites.firewallRules.list(123457)).toEqual([rule]);
 
     // The same destination, port and protocol (also spelt differently) is a duplicate.
     for (const body of [
@@ -47,21 +35,21 @@ describe('egress firewall', () => {
       expect(specProblems('createSiteFirewallRule', dup.status, dup.body)).toEqual([]);
     }
     // Another port, protocol or site is a different rule.
-    await api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'udp' });
-    await api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5433', protocol: 'tcp' });
-    await api.sites.firewallRules.create(123458, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' });
-    expect(await api.sites.firewallRules.list(123457)).toHaveLength(3);
+    await h.api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'udp' });
+    await h.api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5433', protocol: 'tcp' });
+    await h.api.sites.firewallRules.create(123458, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' });
+    expect(await h.api.sites.firewallRules.list(123457)).toHaveLength(3);
 
     const del = await h.call('DELETE', `/sites/123457/firewall_rules/${id}`);
     expect(del.status).toBe(200);
     expect(del.body.data).toBeNull();
     expect(specProblems('deleteSiteFirewallRule', del.status, del.body)).toEqual([]);
-    expect(await status(api.sites.firewallRules.get(123457, id))).toBe(404);
-    expect(await status(api.sites.firewallRules.delete(123457, id))).toBe(404);
+    expect(await status(h.api.sites.firewallRules.get(123457, id))).toBe(404);
+    expect(await status(h.api.sites.firewallRules.delete(123457, id))).toBe(404);
     // Deleted, it can be created again.
-    await api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' });
+    await h.api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' });
 
-    const log = await api.sites.logs.activity(123457, { filters: [{ field: 'action', operator: 'contains', value: 'firewall_rule' }] });
+    const log = await h.api.sites.logs.activity(123457, { filters: [{ field: 'action', operator: 'contains', value: 'firewall_rule' }] });
     expect(log.data.map((e) => e.name)).toEqual([
       'firewall_rule.created', 'firewall_rule.deleted', 'firewall_rule.created', 'firewall_rule.created', 'firewall_rule.created',
     ]);
@@ -73,7 +61,7 @@ describe('egress firewall', () => {
     const replies = await Promise.all(Array.from({ length: 8 }, () => h.call('POST', '/sites/123458/firewall_rules/create', body)));
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
     expect(replies.filter((r) => r.status === 400)).toHaveLength(7);
-    expect(await api.sites.firewallRules.list(123458)).toHaveLength(1);
+    expect(await h.api.sites.firewallRules.list(123458)).toHaveLength(1);
   });
 
   it('validates destination, port and protocol, naming the field', async () => {
@@ -91,8 +79,8 @@ describe('egress firewall', () => {
       expect(errorEnvelope(r).errors?.[0]?.startsWith(`${field}:`), JSON.stringify(r.body)).toBe(true);
     }
     // CIDR blocks, IPv6 and host names are destinations too.
-    for (const destination of ['198.51.100.0/24', '2001:db8::10', 'api.example.org']) {
-      expect(await status(api.sites.firewallRules.create(123456, { destination, port: '443', protocol: 'tcp' }))).toBe(200);
+    for (const destination of ['198.51.100.0/24', '2001:db8::10', 'h.api.example.org']) {
+      expect(await status(h.api.sites.firewallRules.create(123456, { destination, port: '443', protocol: 'tcp' }))).toBe(200);
     }
   });
 
@@ -101,14 +89,14 @@ describe('egress firewall', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: 'Success', data: null, errors: null });
     expect(specProblems('refreshSiteFirewallRules', r.status, r.body)).toEqual([]);
-    expect(await api.sites.firewallRules.list(123456)).toHaveLength(1);
-    expect(await status(api.sites.firewallRules.get(123457, '8812'))).toBe(404);
-    expect(await status(api.sites.firewallRules.get(123456, 'nope'))).toBe(404);
-    expect(await status(api.sites.firewallRules.list(999999))).toBe(404);
-    expect(await status(api.sites.firewallRules.refresh(999999))).toBe(404);
-    expect(await status(api.sites.firewallRules.create(999999, { destination: '198.51.100.7', port: '1', protocol: 'tcp' }))).toBe(404);
+    expect(await h.api.sites.firewallRules.list(123456)).toHaveLength(1);
+    expect(await status(h.api.sites.firewallRules.get(123457, '8812'))).toBe(404);
+    expect(await status(h.api.sites.firewallRules.get(123456, 'nope'))).toBe(404);
+    expect(await status(h.api.sites.firewallRules.list(999999))).toBe(404);
+    expect(await status(h.api.sites.firewallRules.refresh(999999))).toBe(404);
+    expect(await status(h.api.sites.firewallRules.create(999999, { destination: '198.51.100.7', port: '1', protocol: 'tcp' }))).toBe(404);
     // Deleting the site takes its rules with it.
-    await api.sites.delete(123456);
+    await h.api.sites.delete(123456);
     expect(h.sb.runtime.state.firewallRules.filter((x) => x.siteId === 123456)).toEqual([]);
   });
 });

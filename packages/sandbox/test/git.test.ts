@@ -3,25 +3,13 @@
 // the git_deploy_completed webhook, the paged history, disconnect.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GIT_ERRORS } from '../src/areas/git.js';
 import { DURATIONS } from '../src/runtime.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { harness, useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+const h = useSandbox();
 
 /** Every git operation: [operationId, method, path suffix, body]. */
 const OPS: [string, string, string, unknown][] = [
@@ -80,13 +68,13 @@ describe('enrollment and scopes', () => {
         expect(specProblems(operationId, r.status, r.body)).toEqual([]);
       }
     }
-    expect((await api.sites.git.get(123456)).connected).toBe(true);
+    expect((await h.api.sites.git.get(123456)).connected).toBe(true);
   });
 });
 
 describe('configuration and token', () => {
   it('reads a connected site and an enrolled site with no repository', async () => {
-    expect(await api.sites.git.get(123456)).toEqual({
+    expect(await h.api.sites.git.get(123456)).toEqual({
       repository: 'https://github.com/example/ada-blog',
       branch: 'main',
       destinationPath: '/',
@@ -95,7 +83,7 @@ describe('configuration and token', () => {
       hasToken: true,
     });
     // The account's token is reused by every site.
-    expect(await api.sites.git.get(123457)).toEqual({
+    expect(await h.api.sites.git.get(123457)).toEqual({
       repository: '',
       branch: '',
       destinationPath: '',
@@ -103,33 +91,33 @@ describe('configuration and token', () => {
       connected: false,
       hasToken: true,
     });
-    expect(await api.sites.git.listBranches(123456)).toEqual(['main', 'develop']);
+    expect(await h.api.sites.git.listBranches(123456)).toEqual(['main', 'develop']);
   });
 
   it('keeps the token per account and clears it for one site only', async () => {
-    expect(await api.sites.git.revokeToken(123456)).toEqual({ revoked: true });
-    expect((await api.sites.git.get(123456)).hasToken).toBe(false);
-    expect((await api.sites.git.get(123457)).hasToken).toBe(true);
+    expect(await h.api.sites.git.revokeToken(123456)).toEqual({ revoked: true });
+    expect((await h.api.sites.git.get(123456)).hasToken).toBe(false);
+    expect((await h.api.sites.git.get(123457)).hasToken).toBe(true);
     await expect400('listSiteGitBranches', 'GET', '/sites/123456/git/branches', undefined, GIT_ERRORS.noTokenForBranches);
 
     // Storing through another site does not undo 123456's clearing; storing through 123456 does.
-    expect(await api.sites.git.storeToken(123457, { token: 'pat_new' })).toEqual({ stored: true });
+    expect(await h.api.sites.git.storeToken(123457, { token: 'pat_new' })).toEqual({ stored: true });
     expect(h.sb.runtime.state.gitAccountToken).toBe('pat_new');
-    expect((await api.sites.git.get(123456)).hasToken).toBe(false);
-    await api.sites.git.storeToken(123456, { token: 'pat_newer' });
-    expect((await api.sites.git.get(123456)).hasToken).toBe(true);
-    expect(await api.sites.git.listBranches(123456)).toEqual(['main', 'develop']);
+    expect((await h.api.sites.git.get(123456)).hasToken).toBe(false);
+    await h.api.sites.git.storeToken(123456, { token: 'pat_newer' });
+    expect((await h.api.sites.git.get(123456)).hasToken).toBe(true);
+    expect(await h.api.sites.git.listBranches(123456)).toEqual(['main', 'develop']);
   });
 
   it('stores a token without connecting; a missing or blank token is a 400', async () => {
     h.sb.runtime.state.gitAccountToken = null;
-    expect((await api.sites.git.get(123458)).hasToken).toBe(false);
+    expect((await h.api.sites.git.get(123458)).hasToken).toBe(false);
     await expect400('storeSiteGitToken', 'POST', '/sites/123458/git/token', {}, /^body\.token/);
     await expect400('storeSiteGitToken', 'POST', '/sites/123458/git/token', { token: '' }, /^body\.token/);
     await expect400('storeSiteGitToken', 'POST', '/sites/123458/git/token', { token: '   ' }, GIT_ERRORS.tokenMissing);
-    await api.sites.git.storeToken(123458, { token: 'pat_x' });
-    expect(await api.sites.git.get(123458)).toMatchObject({ connected: false, hasToken: true });
-    expect((await api.sites.git.get(123459)).hasToken).toBe(true);
+    await h.api.sites.git.storeToken(123458, { token: 'pat_x' });
+    expect(await h.api.sites.git.get(123458)).toMatchObject({ connected: false, hasToken: true });
+    expect((await h.api.sites.git.get(123459)).hasToken).toBe(true);
   });
 });
 
@@ -154,17 +142,17 @@ describe('connect, deploy, history', () => {
       },
       errors: null,
     });
-    const { data: history } = await api.sites.git.history(123457);
+    const { data: history } = await h.api.sites.git.history(123457);
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ id: 3201, state: 'processing', branch: 'main', repository: 'https://git.example.com/example/shop-theme', before: '0'.repeat(40) });
     expect(history[0]!.after).toMatch(/^[0-9a-f]{40}$/);
     expect(h.sb.runtime.webhooks).toEqual([]);
 
     h.sb.advance(DURATIONS.gitDeploy);
-    expect((await api.sites.git.history(123457)).data[0]!.state).toBe('deployed');
+    expect((await h.api.sites.git.history(123457)).data[0]!.state).toBe('deployed');
     expect(h.sb.runtime.webhooks.map((w) => [w.event, w.payload])).toEqual([['git_deploy_completed', { git: { state: 'deployed' } }]]);
     expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.git_deploy_completed' && a.site?.id === 123457)).toBe(true);
-    expect(await api.sites.git.listBranches(123457)).toEqual(['main']);
+    expect(await h.api.sites.git.listBranches(123457)).toEqual(['main']);
   });
 
   it('deploys: 202 processing, deployed later, history newest first and paged', async () => {
@@ -174,9 +162,9 @@ describe('connect, deploy, history', () => {
     expect(r.body.data).toEqual({ deploy_id: 3201, state: 'processing' });
     for (let i = 0; i < 3; i++) {
       h.sb.advance(1000);
-      await api.sites.git.deploy(123456);
+      await h.api.sites.git.deploy(123456);
     }
-    const all = await api.sites.git.history(123456);
+    const all = await h.api.sites.git.history(123456);
     expect(all.data.map((d) => [d.id, d.state])).toEqual([
       [3204, 'processing'], [3203, 'processing'], [3202, 'processing'], [3201, 'processing'], [3101, 'deployed'],
     ]);
@@ -189,11 +177,11 @@ describe('connect, deploy, history', () => {
     expect(page2.body.data.map((d: any) => d.id)).toEqual([3202, 3201]);
     expect(page2.body.page).toEqual({ currentPage: 2, nextPage: 3, lastPage: 3, perPage: 2, totalItems: 5 });
     const ids: number[] = [];
-    for await (const d of api.paginate(api.sites.git.history, 123456, { per_page: 2 })) ids.push(d.id);
+    for await (const d of h.api.paginate(h.api.sites.git.history, 123456, { per_page: 2 })) ids.push(d.id);
     expect(ids).toEqual([3204, 3203, 3202, 3201, 3101]);
 
     h.sb.advance(DURATIONS.gitDeploy);
-    expect((await api.sites.git.history(123456)).data.every((d) => d.state === 'deployed')).toBe(true);
+    expect((await h.api.sites.git.history(123456)).data.every((d) => d.state === 'deployed')).toBe(true);
     expect(h.sb.runtime.webhooks.filter((w) => w.event === 'git_deploy_completed')).toHaveLength(4);
     const bad = await h.call('GET', '/sites/123456/git/history?per_page=0');
     expect(bad.status).toBe(400);
@@ -226,30 +214,30 @@ describe('connect, deploy, history', () => {
   });
 
   it('updates the branch and paths; omitted fields stay, empty strings clear the paths', async () => {
-    const updated = await api.sites.git.update(123456, { branch: 'release', repository_subdirectory: 'theme' });
+    const updated = await h.api.sites.git.update(123456, { branch: 'release', repository_subdirectory: 'theme' });
     expect(updated).toMatchObject({ branch: 'release', destinationPath: '/', repositorySubdirectory: 'theme' });
-    const cleared = await api.sites.git.update(123456, { destination_path: '', repository_subdirectory: '' });
+    const cleared = await h.api.sites.git.update(123456, { destination_path: '', repository_subdirectory: '' });
     expect(cleared).toMatchObject({ branch: 'release', destinationPath: '', repositorySubdirectory: '' });
-    expect(await api.sites.git.listBranches(123456)).toEqual(['main', 'develop', 'release']);
-    expect((await api.sites.git.update(123456, {})).branch).toBe('release');
-    const deploy = await api.sites.git.deploy(123456);
-    expect((await api.sites.git.history(123456)).data[0]).toMatchObject({ id: deploy.deploy_id, branch: 'release' });
+    expect(await h.api.sites.git.listBranches(123456)).toEqual(['main', 'develop', 'release']);
+    expect((await h.api.sites.git.update(123456, {})).branch).toBe('release');
+    const deploy = await h.api.sites.git.deploy(123456);
+    expect((await h.api.sites.git.history(123456)).data[0]).toMatchObject({ id: deploy.deploy_id, branch: 'release' });
   });
 
   it('disconnects and clears the token for the site', async () => {
     const r = await h.call('DELETE', '/sites/123456/git');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: 'Success', data: { disconnected: true }, errors: null });
-    expect(await api.sites.git.get(123456)).toMatchObject({ connected: false, hasToken: false, repository: '' });
-    expect((await api.sites.git.get(123457)).hasToken).toBe(true);
+    expect(await h.api.sites.git.get(123456)).toMatchObject({ connected: false, hasToken: false, repository: '' });
+    expect((await h.api.sites.git.get(123457)).hasToken).toBe(true);
     // The history stays; repeating the disconnect is a no-op.
-    expect((await api.sites.git.history(123456)).data.map((d) => d.id)).toEqual([3101]);
-    expect(await api.sites.git.disconnect(123456)).toEqual({ disconnected: true });
+    expect((await h.api.sites.git.history(123456)).data.map((d) => d.id)).toEqual([3101]);
+    expect(await h.api.sites.git.disconnect(123456)).toEqual({ disconnected: true });
     // Connecting again needs a token stored for this site first.
     const body = { repository: 'https://github.com/example/ada-blog', branch: 'main' };
     await expect400('connectSiteGitRepository', 'POST', '/sites/123456/git', body, GIT_ERRORS.noToken);
-    await api.sites.git.storeToken(123456, { token: 'pat_again' });
-    expect(await status(api.sites.git.connect(123456, body))).toBe(200);
+    await h.api.sites.git.storeToken(123456, { token: 'pat_again' });
+    expect(await status(h.api.sites.git.connect(123456, body))).toBe(200);
   });
 });
 
@@ -262,11 +250,11 @@ describe("the seed's 400 conditions", () => {
     await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: repo, branch: '' }, /^body\.branch/);
     await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: repo, branch: '  ' }, GIT_ERRORS.branchBlank);
     await expect400('connectSiteGitRepository', 'POST', '/sites/123456/git', { repository: repo, branch: 'main' }, GIT_ERRORS.alreadyConnected);
-    await api.sites.git.revokeToken(123457);
+    await h.api.sites.git.revokeToken(123457);
     await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: repo, branch: 'main' }, GIT_ERRORS.noToken);
     h.sb.runtime.state.gitAccountToken = null;
     await expect400('connectSiteGitRepository', 'POST', '/sites/123458/git', { repository: repo, branch: 'main' }, GIT_ERRORS.noToken);
-    expect((await api.sites.git.history(123457)).data).toEqual([]);
+    expect((await h.api.sites.git.history(123457)).data).toEqual([]);
   });
 
   it('update and deploy: not connected; update: blank branch; deploy: no branch set', async () => {

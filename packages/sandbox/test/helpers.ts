@@ -1,4 +1,7 @@
-// Test helpers: a sandbox on a free port with a frozen clock, and a small fetch wrapper.
+// Test helpers: a sandbox on a free port with a frozen clock, a small fetch wrapper, and the
+// per-file setup every area test shares (useSandbox).
+import { createClient, type HostingApiClient } from '@hosting-api/client';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 
 export const START = '2026-11-02T09:00:00.000Z';
@@ -18,9 +21,10 @@ export interface Harness {
   call<T = any>(method: string, path: string, body?: unknown, opts?: { token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<Reply<T>>;
 }
 
-export async function harness(options: SandboxOptions = {}): Promise<Harness> {
+/** Starts a sandbox and fills `h` (a new object unless given) with it. */
+export async function harness(options: SandboxOptions = {}, h = {} as Harness): Promise<Harness> {
   const sb = await startSandbox({ speed: 0, startTime: START, onError: () => {}, ...options });
-  const h = { sb, token: await sb.token() } as Harness;
+  Object.assign(h, { sb, token: await sb.token() });
   const call: Harness['call'] = async (method, path, body, opts = {}) => {
     const url = /^\/(auth|__sandbox)/.test(path) ? `${sb.authUrl}${path}` : `${sb.url}${path}`;
     const headers: Record<string, string> = { ...opts.headers };
@@ -56,3 +60,33 @@ export function errorEnvelope(reply: Reply): { message: string; data: null; erro
   }
   return b;
 }
+
+export interface SandboxTest extends Harness {
+  /** The client with the owner's token, validating every response. */
+  api: HostingApiClient;
+  /** The client of `sandbox-limited` (scope `authorized` only). */
+  limited: HostingApiClient;
+}
+
+/**
+ * One sandbox for the test file, back to its seed and with a fresh token before each test.
+ * The returned object is filled in by beforeAll, so use it inside tests only.
+ */
+export function useSandbox(options: SandboxOptions = {}): SandboxTest {
+  const h = {} as SandboxTest;
+  beforeAll(async () => {
+    await harness(options, h);
+    const common = { baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0 };
+    h.api = createClient({ ...common, accessToken: () => h.token });
+    h.limited = createClient({ ...common, clientId: 'sandbox-limited', clientSecret: 'sandbox-limited-secret' });
+  });
+  afterAll(() => h.sb.stop());
+  beforeEach(async () => {
+    h.sb.reset();
+    await h.refresh();
+  });
+  return h;
+}
+
+/** The status a client call ended with: 200 or the error's status. */
+export const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);

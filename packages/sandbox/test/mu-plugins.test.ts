@@ -1,24 +1,12 @@
 // Must-use plugins: create (public URL of one .php file; slug = last segment), list (paged),
 // get, refresh, delete; the booleans are existing_sites/future_sites on create and refresh and
 // existingSites/futureSites on list and get; the work on the sites is queued.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/runtime.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+const h = useSandbox();
 const URL_PHP = 'https://downloads.example.com/mu/disable-xmlrpc.php';
 
 describe('must-use plugins', () => {
@@ -28,7 +16,7 @@ describe('must-use plugins', () => {
     expect(specProblems('createMuPlugin', r.status, r.body)).toEqual([]);
     const created = r.body.data;
     expect(created).toEqual({ id: expect.any(Number), created: expect.any(String), existing_sites: true, future_sites: false, path: URL_PHP, slug: 'disable-xmlrpc.php' });
-    const got = await api.muPlugins.get(created.id);
+    const got = await h.api.muPlugins.get(created.id);
     expect(got).toEqual({ id: created.id, created: created.created, existingSites: true, futureSites: false, path: URL_PHP, slug: 'disable-xmlrpc.php' });
     const list = await h.call('GET', '/mu-plugins');
     expect(specProblems('listMuPlugins', list.status, list.body)).toEqual([]);
@@ -47,13 +35,13 @@ describe('must-use plugins', () => {
   it('pages the list', async () => {
     for (let i = 0; i < 4; i++) {
       h.sb.advance(1000);
-      await api.muPlugins.create({ path: `https://downloads.example.com/mu/p${i}.php`, existing_sites: false, future_sites: true });
+      await h.api.muPlugins.create({ path: `https://downloads.example.com/mu/p${i}.php`, existing_sites: false, future_sites: true });
     }
-    const page = await api.muPlugins.list({ per_page: 2, page: 2 });
+    const page = await h.api.muPlugins.list({ per_page: 2, page: 2 });
     expect(page.data.map((m) => m.slug)).toEqual(['p1.php', 'p0.php']);
     expect(page.page).toEqual({ currentPage: 2, nextPage: 3, lastPage: 3, perPage: 2, totalItems: 5 });
     const all: string[] = [];
-    for await (const m of api.paginate(api.muPlugins.list, { per_page: 2 })) all.push(m.slug);
+    for await (const m of h.api.paginate(h.api.muPlugins.list, { per_page: 2 })) all.push(m.slug);
     expect(all).toEqual(['p3.php', 'p2.php', 'p1.php', 'p0.php', 'site-defaults.php']);
   });
 
@@ -90,29 +78,29 @@ describe('must-use plugins', () => {
     expect(h.sb.runtime.webhooks.map((w) => w.event)).toEqual(['mu_plugin_refresh_completed']);
 
     // A site created after the plugin is covered by future_sites.
-    const site = await api.sites.create({ name: 'later-site' });
+    const site = await h.api.sites.create({ name: 'later-site' });
     const del = await h.call('DELETE', '/mu-plugins/317');
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ message: 'Success', data: null, errors: null });
-    expect(await status(api.muPlugins.get(317))).toBe(404);
-    expect((await api.muPlugins.list()).data).toEqual([]);
+    expect(await status(h.api.muPlugins.get(317))).toBe(404);
+    expect((await h.api.muPlugins.list()).data).toEqual([]);
     h.sb.advance(DURATIONS.muPluginChange);
     const hook = h.sb.runtime.webhooks.at(-1)!;
     expect(hook.event).toBe('mu_plugin_delete_completed');
     expect((hook.payload as any).site_ids).toContain(site.id);
     expect(h.sb.runtime.state.alerts.at(-1)).toMatchObject({ type: 'account.mu_plugin_removed' });
-    const log = await api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'mu_plugin.' }] });
+    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'mu_plugin.' }] });
     expect(log.data.map((e) => e.name)).toEqual(['mu_plugin.deleted', 'mu_plugin.refreshed']);
   });
 
   it('a deletion wins over a queued creation; unknown ids are 404', async () => {
-    const m = await api.muPlugins.create({ path: URL_PHP, existing_sites: true, future_sites: true });
-    await api.muPlugins.delete(m.id);
+    const m = await h.api.muPlugins.create({ path: URL_PHP, existing_sites: true, future_sites: true });
+    await h.api.muPlugins.delete(m.id);
     h.sb.advance(DURATIONS.muPluginChange);
     expect(h.sb.runtime.webhooks.map((w) => w.event)).toEqual(['mu_plugin_delete_completed']);
-    expect(await status(api.muPlugins.get(999))).toBe(404);
-    expect(await status(api.muPlugins.refresh(999))).toBe(404);
-    expect(await status(api.muPlugins.delete(999))).toBe(404);
+    expect(await status(h.api.muPlugins.get(999))).toBe(404);
+    expect(await status(h.api.muPlugins.refresh(999))).toBe(404);
+    expect(await status(h.api.muPlugins.delete(999))).toBe(404);
     expect((await h.call('GET', '/mu-plugins/abc')).status).toBe(404);
   });
 });

@@ -1,24 +1,12 @@
 // Plugins: list; install (and activate), update, activate, deactivate are queued: data null at
 // once, the change after DURATIONS.pluginChange with a completion alert and webhook.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/runtime.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
-const plugin = async (siteId: number, name: string) => (await api.sites.plugins.list(siteId)).find((p) => p.name === name);
+const h = useSandbox();
+const plugin = async (siteId: number, name: string) => (await h.api.sites.plugins.list(siteId)).find((p) => p.name === name);
 const settle = () => h.sb.advance(DURATIONS.pluginChange);
 
 describe('plugins', () => {
@@ -31,8 +19,8 @@ describe('plugins', () => {
       ['hello-dolly', 'active', 'available'],
       ['object-cache', 'dropin', 'none'],
     ]);
-    expect(await api.sites.plugins.list(123457)).toEqual([]);
-    expect(await status(api.sites.plugins.list(999999))).toBe(404);
+    expect(await h.api.sites.plugins.list(123457)).toEqual([]);
+    expect(await status(h.api.sites.plugins.list(999999))).toBe(404);
   });
 
   it('installs and activates later, from a slug and from a zip URL', async () => {
@@ -42,11 +30,11 @@ describe('plugins', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: 'Success', data: null, errors: null });
     expect(specProblems('installSitePlugins', r.status, r.body)).toEqual([]);
-    expect(await api.sites.plugins.list(123457)).toEqual([]); // queued
+    expect(await h.api.sites.plugins.list(123457)).toEqual([]); // queued
     h.sb.advance(DURATIONS.pluginChange - 1);
-    expect(await api.sites.plugins.list(123457)).toEqual([]);
+    expect(await h.api.sites.plugins.list(123457)).toEqual([]);
     h.sb.advance(1);
-    const list = await api.sites.plugins.list(123457);
+    const list = await h.api.sites.plugins.list(123457);
     expect(list).toEqual([
       { name: 'hello-dolly', title: 'Hello Dolly', description: expect.any(String), status: 'active', update: 'available', version: '1.7.2', update_version: '1.7.3' },
       { name: 'acme-forms', title: 'Acme Forms', description: '', status: 'active', update: 'none', version: '1.0.0', update_version: null },
@@ -57,39 +45,39 @@ describe('plugins', () => {
     const hook = h.sb.runtime.webhooks.at(-1)!;
     expect(hook.event).toBe('plugin_install_completed');
     expect(hook.payload).toMatchObject({ site: { id: 123457 }, action: 'install', plugins: [{ name: 'hello-dolly', status: 'active', version: '1.7.2' }, { name: 'acme-forms' }, { name: 'query-monitor' }] });
-    const log = await api.sites.logs.activity(123457, { filters: [{ field: 'action', operator: 'equals', value: 'plugin.installed' }] });
+    const log = await h.api.sites.logs.activity(123457, { filters: [{ field: 'action', operator: 'equals', value: 'plugin.installed' }] });
     expect(log.data).toHaveLength(1);
     expect(log.data[0]).toMatchObject({ source: 'api.v1' });
   });
 
   it('deactivates and activates later; status moves between active and inactive', async () => {
-    expect(await api.sites.plugins.deactivate(123456, { plugins: [{ path: 'contact-form' }] })).toBeNull();
+    expect(await h.api.sites.plugins.deactivate(123456, { plugins: [{ path: 'contact-form' }] })).toBeNull();
     expect((await plugin(123456, 'contact-form'))!.status).toBe('active');
     settle();
     expect((await plugin(123456, 'contact-form'))!.status).toBe('inactive');
     expect(h.sb.runtime.webhooks.at(-1)).toMatchObject({ event: 'plugin_deactivate_completed' });
 
-    await api.sites.plugins.activate(123456, { plugins: [{ path: 'contact-form' }, { path: 'seo-tools' }] });
+    await h.api.sites.plugins.activate(123456, { plugins: [{ path: 'contact-form' }, { path: 'seo-tools' }] });
     settle();
-    expect((await api.sites.plugins.list(123456)).map((p) => p.status)).toEqual(['active', 'active', 'active', 'dropin']);
+    expect((await h.api.sites.plugins.list(123456)).map((p) => p.status)).toEqual(['active', 'active', 'active', 'dropin']);
     expect(h.sb.runtime.state.alerts.at(-1)).toMatchObject({ type: 'site.plugins_activated', message: expect.stringContaining('contact-form, seo-tools') });
 
     // Queued changes apply in order: deactivate then activate within the window ends active.
-    await api.sites.plugins.deactivate(123456, { plugins: [{ path: 'seo-tools' }] });
-    await api.sites.plugins.activate(123456, { plugins: [{ path: 'seo-tools' }] });
+    await h.api.sites.plugins.deactivate(123456, { plugins: [{ path: 'seo-tools' }] });
+    await h.api.sites.plugins.activate(123456, { plugins: [{ path: 'seo-tools' }] });
     settle();
     expect((await plugin(123456, 'seo-tools'))!.status).toBe('active');
   });
 
   it('updates to the latest or a given version', async () => {
-    await api.sites.plugins.update(123456, { plugins: [{ path: 'seo-tools' }] });
+    await h.api.sites.plugins.update(123456, { plugins: [{ path: 'seo-tools' }] });
     expect(await plugin(123456, 'seo-tools')).toMatchObject({ version: '2.1.0', update: 'available' });
     settle();
     expect(await plugin(123456, 'seo-tools')).toMatchObject({ version: '2.2.0', update: 'none', update_version: null });
-    await api.sites.plugins.update(123456, { plugins: [{ path: 'contact-form', version: '5.8.0' }] });
+    await h.api.sites.plugins.update(123456, { plugins: [{ path: 'contact-form', version: '5.8.0' }] });
     settle();
     expect(await plugin(123456, 'contact-form')).toMatchObject({ version: '5.8.0', update: 'available', update_version: '5.9.1' });
-    await api.sites.plugins.update(123456, { plugins: [{ path: 'contact-form', version: '6.0.0' }] });
+    await h.api.sites.plugins.update(123456, { plugins: [{ path: 'contact-form', version: '6.0.0' }] });
     settle();
     expect(await plugin(123456, 'contact-form')).toMatchObject({ version: '6.0.0', update: 'version higher than expected' });
     expect(h.sb.runtime.webhooks.map((w) => w.event)).toEqual(['plugin_update_completed', 'plugin_update_completed', 'plugin_update_completed']);
@@ -131,12 +119,12 @@ describe('plugins', () => {
       expect(errorEnvelope(r).errors?.[0]?.startsWith(`${field}:`), JSON.stringify(r.body)).toBe(true);
     }
     expect(h.sb.runtime.clock.pending()).toEqual([]); // nothing was queued
-    expect(await status(api.sites.plugins.install(999999, { plugins: [{ path: 'hello-dolly' }] }))).toBe(404);
+    expect(await status(h.api.sites.plugins.install(999999, { plugins: [{ path: 'hello-dolly' }] }))).toBe(404);
   });
 
   it('queued work for a deleted site does nothing', async () => {
-    await api.sites.plugins.install(123458, { plugins: [{ path: 'hello-dolly' }] });
-    await api.sites.delete(123458);
+    await h.api.sites.plugins.install(123458, { plugins: [{ path: 'hello-dolly' }] });
+    await h.api.sites.delete(123458);
     settle();
     expect(h.sb.runtime.state.plugins.filter((p) => p.siteId === 123458)).toEqual([]);
     expect(h.sb.runtime.webhooks).toEqual([]);

@@ -1,84 +1,72 @@
 // Site operations: the toggles, maintenance mode (set / reverse, queued), basic authentication
 // (queued, webhook, refused on sandbox sites), multisite (high-traffic plan), file-modification
 // constants, PHP filesystem permissions and the CMS helpers, through @hosting-api/client.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BASIC_AUTH_EVENT } from '../src/areas/site-operations.js';
 import { DURATIONS } from '../src/index.js';
 import { CMS_VERSION_BETA, CMS_VERSION_STABLE } from '../src/model/sites.js';
-import { errorEnvelope, harness, type Harness } from './helpers.js';
+import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  api = createClient({ baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0, accessToken: () => h.token });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
+const h = useSandbox();
 
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
 const rawSite = (id: number) => h.sb.runtime.state.sites.find((s) => s.id === id)!;
 const alertsOf = (siteId: number) => h.sb.runtime.state.alerts.filter((a) => a.site?.id === siteId);
 const actions = async () =>
-  (await api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'site.' }] })).data.map((e) => e.name);
+  (await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'site.' }] })).data.map((e) => e.name);
 
 describe('maintenance mode', () => {
   it('moves to the given state after the queued change completes; repeating it is a no-op', async () => {
-    expect(await api.sites.maintenanceMode.update(123456, { enabled: true })).toBeNull();
-    let site = await api.sites.get(123456);
+    expect(await h.api.sites.maintenanceMode.update(123456, { enabled: true })).toBeNull();
+    let site = await h.api.sites.get(123456);
     expect(site).toMatchObject({ maintenanceMode: false, maintenanceModeStatus: 'enabling' });
     // Repeat while queued: nothing new is queued.
-    await api.sites.maintenanceMode.update(123456, { enabled: true });
+    await h.api.sites.maintenanceMode.update(123456, { enabled: true });
     expect(h.sb.runtime.clock.pending().filter((t) => t.label.includes('maintenance'))).toHaveLength(1);
 
     h.sb.advance(DURATIONS.queuedToggle);
-    site = await api.sites.get(123456);
+    site = await h.api.sites.get(123456);
     expect(site.maintenanceMode).toBe(true);
     expect(site.maintenanceModeStatus).toBeUndefined();
     expect(alertsOf(123456).map((a) => a.type)).toContain('site.maintenance_mode_enabled');
 
     // Repeat after completion: a no-op, nothing queued.
-    await api.sites.maintenanceMode.update(123456, { enabled: true });
-    expect((await api.sites.get(123456)).maintenanceModeStatus).toBeUndefined();
+    await h.api.sites.maintenanceMode.update(123456, { enabled: true });
+    expect((await h.api.sites.get(123456)).maintenanceModeStatus).toBeUndefined();
     expect(h.sb.runtime.clock.pending()).toHaveLength(0);
-    expect((await api.sites.list()).data.find((s) => s.id === 123456)?.maintenanceMode).toBe(true);
+    expect((await h.api.sites.list()).data.find((s) => s.id === 123456)?.maintenanceMode).toBe(true);
   });
 
   it('reverses the current state when enabled is omitted (with or without a body)', async () => {
     const r = await h.call('PUT', '/sites/123457/maintenance-mode');
     expect(r.status).toBe(200);
     expect(specProblems('updateSiteMaintenanceMode', r.status, r.body)).toEqual([]);
-    expect((await api.sites.get(123457)).maintenanceModeStatus).toBe('enabling');
+    expect((await h.api.sites.get(123457)).maintenanceModeStatus).toBe('enabling');
     h.sb.advance(DURATIONS.queuedToggle);
-    expect((await api.sites.get(123457)).maintenanceMode).toBe(true);
+    expect((await h.api.sites.get(123457)).maintenanceMode).toBe(true);
 
-    await api.sites.maintenanceMode.update(123457, {});
-    expect((await api.sites.get(123457)).maintenanceModeStatus).toBe('disabling');
+    await h.api.sites.maintenanceMode.update(123457, {});
+    expect((await h.api.sites.get(123457)).maintenanceModeStatus).toBe('disabling');
     h.sb.advance(DURATIONS.queuedToggle);
-    const site = await api.sites.get(123457);
+    const site = await h.api.sites.get(123457);
     expect(site.maintenanceMode).toBe(false);
     expect(site.maintenanceModeStatus).toBeUndefined();
   });
 
   it('a reversal while a change is queued withdraws it', async () => {
-    await api.sites.maintenanceMode.update(123456);
-    expect((await api.sites.get(123456)).maintenanceModeStatus).toBe('enabling');
+    await h.api.sites.maintenanceMode.update(123456);
+    expect((await h.api.sites.get(123456)).maintenanceModeStatus).toBe('enabling');
     h.sb.advance(DURATIONS.queuedToggle - 1000);
-    await api.sites.maintenanceMode.update(123456, { enabled: false });
-    let site = await api.sites.get(123456);
+    await h.api.sites.maintenanceMode.update(123456, { enabled: false });
+    let site = await h.api.sites.get(123456);
     expect(site.maintenanceMode).toBe(false);
     expect(site.maintenanceModeStatus).toBeUndefined();
     // Queue again: it completes a full duration after this request, not after the withdrawn one.
-    await api.sites.maintenanceMode.update(123456);
+    await h.api.sites.maintenanceMode.update(123456);
     h.sb.advance(1000);
-    expect((await api.sites.get(123456)).maintenanceModeStatus).toBe('enabling');
+    expect((await h.api.sites.get(123456)).maintenanceModeStatus).toBe('enabling');
     h.sb.advance(DURATIONS.queuedToggle);
-    site = await api.sites.get(123456);
+    site = await h.api.sites.get(123456);
     expect(site.maintenanceMode).toBe(true);
     expect(alertsOf(123456).filter((a) => a.type === 'site.maintenance_mode_enabled')).toHaveLength(1);
   });
@@ -97,13 +85,13 @@ describe('maintenance mode', () => {
     expect(r.status).toBe(400);
     expect(errorEnvelope(r).errors?.[0]).toMatch(/^body\.enabled/);
     expect(specProblems('updateSiteMaintenanceMode', r.status, r.body)).toEqual([]);
-    expect(await status(api.sites.maintenanceMode.update(999999, { enabled: true }))).toBe(404);
+    expect(await status(h.api.sites.maintenanceMode.update(999999, { enabled: true }))).toBe(404);
   });
 });
 
 describe('basic authentication', () => {
   it('queues the toggle, applies it later and reports it by webhook', async () => {
-    expect(await api.sites.basicAuthentication.toggle(123456)).toBeNull();
+    expect(await h.api.sites.basicAuthentication.toggle(123456)).toBeNull();
     expect(rawSite(123456)).toMatchObject({ basicAuthentication: false, basicAuthenticationPending: true });
     expect(h.sb.runtime.webhooks).toHaveLength(0);
     h.sb.advance(DURATIONS.queuedToggle);
@@ -113,17 +101,17 @@ describe('basic authentication', () => {
       [BASIC_AUTH_EVENT, expect.objectContaining({ site_id: 123456, basic_authentication: { enabled: true } })],
     ]);
     // The next call reverses it.
-    await api.sites.basicAuthentication.toggle(123456);
+    await h.api.sites.basicAuthentication.toggle(123456);
     h.sb.advance(DURATIONS.queuedToggle);
     expect(rawSite(123456).basicAuthentication).toBe(false);
     expect(h.sb.runtime.webhooks).toHaveLength(2);
     // The site views do not leak the internal fields.
-    expect(Object.keys(await api.sites.get(123456))).not.toContain('basicAuthentication');
+    expect(Object.keys(await h.api.sites.get(123456))).not.toContain('basicAuthentication');
   });
 
   it('a second toggle while queued withdraws the change (no webhook)', async () => {
-    await api.sites.basicAuthentication.toggle(123461);
-    await api.sites.basicAuthentication.toggle(123461);
+    await h.api.sites.basicAuthentication.toggle(123461);
+    await h.api.sites.basicAuthentication.toggle(123461);
     h.sb.advance(DURATIONS.queuedToggle);
     expect(rawSite(123461).basicAuthentication).toBe(false);
     expect(h.sb.runtime.webhooks).toHaveLength(0);
@@ -137,15 +125,15 @@ describe('basic authentication', () => {
       expect(specProblems('toggleSiteBasicAuthentication', r.status, r.body)).toEqual([]);
     }
     expect(rawSite(123458).basicAuthenticationPending).toBeUndefined();
-    expect(await status(api.sites.basicAuthentication.toggle(999999))).toBe(404);
+    expect(await status(h.api.sites.basicAuthentication.toggle(999999))).toBe(404);
   });
 });
 
 describe('toggles', () => {
   it('multisite support flips with a high-traffic plan and is refused without one', async () => {
-    const on = await api.sites.multisiteSupport.toggle(123456);
+    const on = await h.api.sites.multisiteSupport.toggle(123456);
     expect(on).toMatchObject({ id: 123456, multisiteSupport: true });
-    expect((await api.sites.multisiteSupport.toggle(123456)).multisiteSupport).toBe(false);
+    expect((await h.api.sites.multisiteSupport.toggle(123456)).multisiteSupport).toBe(false);
 
     h.sb.runtime.state.account.highTrafficPlan = false;
     const r = await h.call('PUT', '/sites/123456/multisite-support');
@@ -157,17 +145,17 @@ describe('toggles', () => {
 
   it('light 404 flips each call and shows on the site', async () => {
     expect(rawSite(123456).lightWeight404).toBe(true);
-    expect(await api.sites.lightWeight404.toggle(123456)).toEqual({ lightWeight404Enabled: false });
-    expect((await api.sites.get(123456)).lightWeight404).toBe(false);
-    expect(await api.sites.lightWeight404.toggle(123456)).toEqual({ lightWeight404Enabled: true });
-    expect(await status(api.sites.lightWeight404.toggle(999999))).toBe(404);
+    expect(await h.api.sites.lightWeight404.toggle(123456)).toEqual({ lightWeight404Enabled: false });
+    expect((await h.api.sites.get(123456)).lightWeight404).toBe(false);
+    expect(await h.api.sites.lightWeight404.toggle(123456)).toEqual({ lightWeight404Enabled: true });
+    expect(await status(h.api.sites.lightWeight404.toggle(999999))).toBe(404);
   });
 
   it('the MCP plugin alternates with its messages and reports completion by alert', async () => {
-    const first = await api.sites.cmsMcp.toggle(123456, { raw: true });
+    const first = await h.api.sites.cmsMcp.toggle(123456, { raw: true });
     expect(first.message).toBe('MCP plugin enabled');
     expect(first.data).toEqual({ mcp_enabled: true });
-    const second = await api.sites.cmsMcp.toggle(123456, { raw: true });
+    const second = await h.api.sites.cmsMcp.toggle(123456, { raw: true });
     expect(second.message).toBe('MCP plugin disabled');
     expect(second.data).toEqual({ mcp_enabled: false });
     const third = await h.call('PUT', '/sites/123456/cms-mcp');
@@ -181,26 +169,26 @@ describe('toggles', () => {
 
 describe('file modifications and PHP filesystem permissions', () => {
   it('defines and removes the constants idempotently', async () => {
-    expect(await api.sites.fileModifications.get(123456)).toEqual({ disallow_file_edit: false, disallow_file_mods: false });
-    const r = await api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_EDIT', enabled: true }, { raw: true });
+    expect(await h.api.sites.fileModifications.get(123456)).toEqual({ disallow_file_edit: false, disallow_file_mods: false });
+    const r = await h.api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_EDIT', enabled: true }, { raw: true });
     expect(r.message).toBe('DISALLOW_FILE_EDIT enabled');
     expect(r.data).toEqual({ disallow_file_edit: true, disallow_file_mods: false });
     // Again: same result.
-    expect(await api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_EDIT', enabled: true })).toEqual({
+    expect(await h.api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_EDIT', enabled: true })).toEqual({
       disallow_file_edit: true,
       disallow_file_mods: false,
     });
     // Removing an absent constant succeeds.
-    const off = await api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_MODS', enabled: false }, { raw: true });
+    const off = await h.api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_MODS', enabled: false }, { raw: true });
     expect(off.message).toBe('DISALLOW_FILE_MODS disabled');
     expect(off.data).toEqual({ disallow_file_edit: true, disallow_file_mods: false });
-    expect(await api.sites.fileModifications.get(123456)).toEqual({ disallow_file_edit: true, disallow_file_mods: false });
-    expect(await api.sites.fileModifications.get(123457)).toEqual({ disallow_file_edit: false, disallow_file_mods: false });
+    expect(await h.api.sites.fileModifications.get(123456)).toEqual({ disallow_file_edit: true, disallow_file_mods: false });
+    expect(await h.api.sites.fileModifications.get(123457)).toEqual({ disallow_file_edit: false, disallow_file_mods: false });
 
     const bad = await h.call('PUT', '/sites/123456/file-modifications', { constant: 'WP_DEBUG', enabled: true });
     expect(bad.status).toBe(400);
     expect(errorEnvelope(bad).errors?.[0]).toEqual("constant must be DISALLOW_FILE_EDIT or DISALLOW_FILE_MODS");
-    expect(await status(api.sites.fileModifications.get(999999))).toBe(404);
+    expect(await status(h.api.sites.fileModifications.get(999999))).toBe(404);
   });
 
   it('sets rw, ro or loggedin and rejects anything else with an error listing the three', async () => {
@@ -208,7 +196,7 @@ describe('file modifications and PHP filesystem permissions', () => {
     expect(ok.status).toBe(200);
     expect(specProblems('updateSitePhpFsPermissions', ok.status, ok.body)).toEqual([]);
     expect(rawSite(123456).phpFsPermission).toBe('ro');
-    await api.sites.phpFsPermissions.update(123456, { php_fs_permission: 'loggedin' });
+    await h.api.sites.phpFsPermissions.update(123456, { php_fs_permission: 'loggedin' });
     expect(rawSite(123456).phpFsPermission).toBe('loggedin');
 
     const bad = await h.call('PUT', '/sites/123456/php_fs_permissions', { php_fs_permission: 'rwx' });
@@ -224,12 +212,12 @@ describe('file modifications and PHP filesystem permissions', () => {
 describe('CMS helpers and the rest', () => {
   it('toggles the CMS version between latest stable and beta, and moves to latest', async () => {
     expect(rawSite(123456).cmsVersion).toBe(CMS_VERSION_STABLE);
-    expect((await api.sites.cms.updateVersion(123456)).cmsVersion).toBe(CMS_VERSION_BETA);
-    expect((await api.sites.cms.updateVersion(123456, {})).cmsVersion).toBe(CMS_VERSION_STABLE);
-    await api.sites.cms.updateVersion(123456);
-    expect((await api.sites.cms.updateVersion(123456, { version: 'latest' })).cmsVersion).toBe(CMS_VERSION_STABLE);
+    expect((await h.api.sites.cms.updateVersion(123456)).cmsVersion).toBe(CMS_VERSION_BETA);
+    expect((await h.api.sites.cms.updateVersion(123456, {})).cmsVersion).toBe(CMS_VERSION_STABLE);
+    await h.api.sites.cms.updateVersion(123456);
+    expect((await h.api.sites.cms.updateVersion(123456, { version: 'latest' })).cmsVersion).toBe(CMS_VERSION_STABLE);
     // latest is idempotent.
-    expect((await api.sites.cms.updateVersion(123456, { version: 'latest' })).cmsVersion).toBe(CMS_VERSION_STABLE);
+    expect((await h.api.sites.cms.updateVersion(123456, { version: 'latest' })).cmsVersion).toBe(CMS_VERSION_STABLE);
     const bad = await h.call('PUT', '/sites/123456/cms/version', { version: '4.0' });
     expect(bad.status).toBe(400);
     expect(errorEnvelope(bad).errors?.[0]).toMatch(/^body\.version/);
@@ -237,32 +225,32 @@ describe('CMS helpers and the rest', () => {
   });
 
   it('resets the CMS password to a new random value each time', async () => {
-    const a = await api.sites.cms.resetPassword(123456);
-    const b = await api.sites.cms.resetPassword(123456);
+    const a = await h.api.sites.cms.resetPassword(123456);
+    const b = await h.api.sites.cms.resetPassword(123456);
     expect(a).toMatch(/^.{16}$/);
     expect(a).not.toBe(b);
   });
 
   it('issues database-admin and single-use login URLs', async () => {
-    const url = await api.sites.cms.getDbAdminUrl(123456);
+    const url = await h.api.sites.cms.getDbAdminUrl(123456);
     expect(new URL(url).searchParams.get('site')).toBe('123456');
-    expect(await api.sites.cms.getDbAdminUrl(123456)).not.toBe(url);
+    expect(await h.api.sites.cms.getDbAdminUrl(123456)).not.toBe(url);
 
-    const owner = await api.sites.singleUseLogin.create(123456, { email: 'ada@example.com', user_agent: 'Mozilla/5.0' });
+    const owner = await h.api.sites.singleUseLogin.create(123456, { email: 'ada@example.com', user_agent: 'Mozilla/5.0' });
     expect(owner.url).toMatch(/^https:\/\/ada-blog\.example\.com\/single-use-login\/\?token=[0-9a-f]{32}$/);
     // A collaborator of the site is a CMS user too; of another site, not.
-    await api.sites.singleUseLogin.create(123456, { email: 'alan@example.com', user_agent: 'Mozilla/5.0' });
+    await h.api.sites.singleUseLogin.create(123456, { email: 'alan@example.com', user_agent: 'Mozilla/5.0' });
     const other = await h.call('POST', '/sites/123457/single_use_login', { email: 'alan@example.com', user_agent: 'x' });
     expect(other.status).toBe(400);
     expect(specProblems('createSiteSingleUseLogin', other.status, other.body)).toEqual([]);
     const invalid = await h.call('POST', '/sites/123456/single_use_login', { email: 'not-an-email', user_agent: 'x' });
     expect(errorEnvelope(invalid).errors?.[0]).toMatch(/^body\.email/);
-    expect(await status(api.sites.singleUseLogin.create(999999, { email: 'ada@example.com', user_agent: 'x' }))).toBe(404);
+    expect(await status(h.api.sites.singleUseLogin.create(999999, { email: 'ada@example.com', user_agent: 'x' }))).toBe(404);
   });
 
   it('flushes the object cache, disconnects SSH and reads the edge cache status', async () => {
-    expect(await api.sites.objectCache.flush(123456)).toBeNull();
-    expect(await api.sites.ssh.disconnect(123456)).toBeNull();
+    expect(await h.api.sites.objectCache.flush(123456)).toBeNull();
+    expect(await h.api.sites.ssh.disconnect(123456)).toBeNull();
     const edge = await h.call('GET', '/sites/123456/edge-cache');
     expect(edge.status).toBe(200);
     expect(specProblems('getSiteEdgeCacheStatus', edge.status, edge.body)).toEqual([]);
@@ -280,10 +268,10 @@ describe('CMS helpers and the rest', () => {
   });
 
   it('writes activity entries with source api.v1', async () => {
-    await api.sites.objectCache.flush(123457);
-    await api.sites.ssh.disconnect(123457);
-    await api.sites.lightWeight404.toggle(123457);
-    await api.sites.maintenanceMode.update(123457, { enabled: true });
+    await h.api.sites.objectCache.flush(123457);
+    await h.api.sites.ssh.disconnect(123457);
+    await h.api.sites.lightWeight404.toggle(123457);
+    await h.api.sites.maintenanceMode.update(123457, { enabled: true });
     const names = await actions();
     expect(names.slice(0, 4)).toEqual([
       'site.maintenance_mode_updated',
@@ -291,7 +279,7 @@ describe('CMS helpers and the rest', () => {
       'site.ssh_disconnected',
       'site.object_cache_flushed',
     ]);
-    const log = await api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'site.ssh_disconnected' }] });
+    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'site.ssh_disconnected' }] });
     expect(log.data[0]).toMatchObject({ source: 'api.v1' });
   });
 });

@@ -1,28 +1,13 @@
 // Sites: real flows through @hosting-api/client (responses validated by its schemas) and the
 // transitions of the seed's part 3.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/index.js';
 import { SITE_NAME_RULE } from '../src/model/sites.js';
-import { harness, type Harness } from './helpers.js';
+import { useSandbox, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
-let h: Harness;
-let api: HostingApiClient;
-let limited: HostingApiClient;
-beforeAll(async () => {
-  h = await harness();
-  const common = { baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0 };
-  api = createClient({ ...common, accessToken: () => h.token });
-  limited = createClient({ ...common, clientId: 'sandbox-limited', clientSecret: 'sandbox-limited-secret' });
-});
-afterAll(() => h.sb.stop());
-beforeEach(async () => {
-  h.sb.reset();
-  await h.refresh();
-});
+const h = useSandbox();
 
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
 
 describe('list and search', () => {
   it('lists every site, favorites first, without a page block unless paginate is set', async () => {
@@ -43,41 +28,41 @@ describe('list and search', () => {
 
   it('paginates through the client', async () => {
     const ids: number[] = [];
-    for await (const site of api.paginate(api.sites.list, { paginate: true, per_page: 4 })) ids.push(site.id);
+    for await (const site of h.api.paginate(h.api.sites.list, { paginate: true, per_page: 4 })) ids.push(site.id);
     expect(ids).toHaveLength(6);
   });
 
   it('searches by name substring and state, with ipAddresses in the search view', async () => {
-    const r = await api.sites.search({ filters: [{ key: 'name', value: 'a' }, { key: 'state', value: 'live' }], per_page: 2 });
+    const r = await h.api.sites.search({ filters: [{ key: 'name', value: 'a' }, { key: 'state', value: 'live' }], per_page: 2 });
     expect(r.data.every((s) => s.state === 'live' && s.name.includes('a'))).toBe(true);
     expect(r.page).toMatchObject({ currentPage: 1, perPage: 2 });
     expect(r.data[0]?.ipAddresses).toHaveLength(2);
-    expect(await status(api.sites.search({ filters: [{ key: 'nonsense', value: 'x' }] }))).toBe(400);
+    expect(await status(h.api.sites.search({ filters: [{ key: 'nonsense', value: 'x' }] }))).toBe(400);
   });
 
   it('serves the option lists', async () => {
-    expect(await api.sites.listPhpVersions()).toEqual(['8.3', '8.4', '8.5']);
-    expect((await api.sites.listDatacenters()).map((d) => d.code)).toEqual(['AMS', 'BUR', 'DCA', 'DFW']);
-    expect(await api.sites.listInstallOptions()).toContain('cms');
+    expect(await h.api.sites.listPhpVersions()).toEqual(['8.3', '8.4', '8.5']);
+    expect((await h.api.sites.listDatacenters()).map((d) => d.code)).toEqual(['AMS', 'BUR', 'DCA', 'DFW']);
+    expect(await h.api.sites.listInstallOptions()).toContain('cms');
   });
 });
 
 describe('create → deploying → live', () => {
   it('creates a deploying site that goes live after its deploy and publishes an alert', async () => {
-    const site = await api.sites.create({ name: 'ada-shop', php_version: '8.5', datacenter_code: 'AMS' });
+    const site = await h.api.sites.create({ name: 'ada-shop', php_version: '8.5', datacenter_code: 'AMS' });
     expect(site).toMatchObject({ state: 'deploying', staging: false, sandbox: false, phpVersion: '8.5', datacenterCode: 'AMS' });
     h.sb.advance(DURATIONS.siteDeploy);
-    const live = await api.sites.get(site.id);
+    const live = await h.api.sites.get(site.id);
     expect(live.state).toBe('live');
     expect(live.collaborators).toEqual([]);
     const alerts = h.sb.runtime.state.alerts.filter((a) => a.site?.id === site.id);
     expect(alerts.map((a) => a.category)).toEqual(['completed']);
-    const log = await api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'site.created' }] });
+    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'site.created' }] });
     expect(log.data[0]).toMatchObject({ source: 'api.v1', name: 'site.created' });
   });
 
   it('returns the flags as requested and uses the account defaults', async () => {
-    const s = await api.sites.create({ name: 'stage-1', staging: true });
+    const s = await h.api.sites.create({ name: 'stage-1', staging: true });
     expect(s).toMatchObject({ staging: true, sandbox: false, phpVersion: '8.4', datacenterCode: 'DCA' });
   });
 
@@ -93,7 +78,7 @@ describe('create → deploying → live', () => {
   });
 
   it('validates names with the seed rule', async () => {
-    expect(await api.sites.validateName({ name: 'ada-shop' })).toEqual({ valid: true });
+    expect(await h.api.sites.validateName({ name: 'ada-shop' })).toEqual({ valid: true });
     const bad = await h.call('POST', '/sites/validate', { name: 'a.b' });
     expect(bad.body).toEqual({ message: SITE_NAME_RULE, data: { valid: false }, errors: null });
     expect((await h.call('POST', '/sites/validate', {})).status).toBe(400);
@@ -102,7 +87,7 @@ describe('create → deploying → live', () => {
 
 describe('get, update, delete', () => {
   it('returns the detail view and 404 for unknown sites', async () => {
-    const s = await api.sites.get(123456);
+    const s = await h.api.sites.get(123456);
     expect(s.collaborators.map((c) => c.email)).toEqual(['grace@example.com', 'alan@example.com']);
     expect(s.collaboratorsCount).toBe(2);
     const r = await h.call('GET', '/sites/999999');
@@ -111,125 +96,125 @@ describe('get, update, delete', () => {
   });
 
   it('updates display name, PHP version and environment type', async () => {
-    const s = await api.sites.update(123456, { name: 'Ada Notes', php_version: '8.5', wp_environment_type: 'staging' });
+    const s = await h.api.sites.update(123456, { name: 'Ada Notes', php_version: '8.5', wp_environment_type: 'staging' });
     expect(s).toMatchObject({ displayName: 'Ada Notes', name: 'ada-blog', phpVersion: '8.5', wpEnvironmentType: 'staging' });
     expect((await h.call('PUT', '/sites/123456', { wp_environment_type: 'prod' })).status).toBe(400);
   });
 
   it('deletes a site and what belongs to it', async () => {
-    await api.sites.delete(123456);
-    expect(await status(api.sites.get(123456))).toBe(404);
-    expect(await status(api.sites.notes.get(123456, 42))).toBe(404);
-    expect(await status(api.sites.delete(123456))).toBe(404);
+    await h.api.sites.delete(123456);
+    expect(await status(h.api.sites.get(123456))).toBe(404);
+    expect(await status(h.api.sites.notes.get(123456, 42))).toBe(404);
+    expect(await status(h.api.sites.delete(123456))).toBe(404);
   });
 });
 
 describe('disable and enable', () => {
   it('disables any site and enables only disabled ones', async () => {
-    expect((await api.sites.disable(123456)).state).toBe('disabled');
-    expect((await api.sites.enable(123456)).state).toBe('live');
-    expect(await status(api.sites.enable(123456))).toBe(400);
+    expect((await h.api.sites.disable(123456)).state).toBe('disabled');
+    expect((await h.api.sites.enable(123456)).state).toBe('live');
+    expect(await status(h.api.sites.enable(123456))).toBe(400);
   });
 
   it('keeps a disabled site billable', async () => {
-    const before = (await api.account.get()).capacity.sites.billable;
-    await api.sites.disable(123456);
-    expect((await api.account.get()).capacity.sites.billable).toBe(before);
+    const before = (await h.api.account.get()).capacity.sites.billable;
+    await h.api.sites.disable(123456);
+    expect((await h.api.account.get()).capacity.sites.billable).toBe(before);
   });
 });
 
 describe('conversions', () => {
-  const billable = async () => (await api.account.get()).capacity.sites.billable;
+  const billable = async () => (await h.api.account.get()).capacity.sites.billable;
 
   it('live → staging only without DNS records attached, and it leaves the billable count', async () => {
-    expect(await status(api.sites.convertToStaging(123456))).toBe(400); // has record 880123
+    expect(await status(h.api.sites.convertToStaging(123456))).toBe(400); // has record 880123
     const before = await billable();
-    const s = await api.sites.convertToStaging(123461);
+    const s = await h.api.sites.convertToStaging(123461);
     expect(s).toMatchObject({ staging: true, sandbox: false, createdBy: { name: 'Ada Lovelace', email: 'ada@example.com' } });
     expect(await billable()).toBe(before - 1);
   });
 
   it('sandbox → staging, staging → sandbox puts the site in maintenance mode', async () => {
-    expect(await api.sites.convertToStaging(123458)).toMatchObject({ staging: true, sandbox: false });
-    const s = await api.sites.convertToSandbox(123457);
+    expect(await h.api.sites.convertToStaging(123458)).toMatchObject({ staging: true, sandbox: false });
+    const s = await h.api.sites.convertToSandbox(123457);
     expect(s).toMatchObject({ staging: false, sandbox: true, maintenanceMode: true });
   });
 
   it('live → sandbox removes it from billable; → live adds it back', async () => {
     const before = await billable();
-    await api.sites.convertToSandbox(123461);
+    await h.api.sites.convertToSandbox(123461);
     expect(await billable()).toBe(before - 1);
-    expect(await api.sites.convertToLive(123461)).toMatchObject({ staging: false, sandbox: false });
+    expect(await h.api.sites.convertToLive(123461)).toMatchObject({ staging: false, sandbox: false });
     expect(await billable()).toBe(before);
-    expect(await status(api.sites.convertToLive(123461))).toBe(400); // already live
+    expect(await status(h.api.sites.convertToLive(123461))).toBe(400); // already live
   });
 
   it('kit only from sandbox', async () => {
-    expect(await status(api.sites.convertToKit(123456))).toBe(400);
-    expect((await api.sites.convertToKit(123458)).kit).toBe(true);
+    expect(await status(h.api.sites.convertToKit(123456))).toBe(400);
+    expect((await h.api.sites.convertToKit(123458)).kit).toBe(true);
   });
 
   it('the generic conversion takes staging or sandbox to live', async () => {
-    expect(await api.sites.convert(123457)).toMatchObject({ staging: false, sandbox: false });
-    expect(await status(api.sites.convert(123456))).toBe(400);
+    expect(await h.api.sites.convert(123457)).toMatchObject({ staging: false, sandbox: false });
+    expect(await status(h.api.sites.convert(123456))).toBe(400);
   });
 
   it('owner-only conversions refuse a token without the owner scope', async () => {
-    expect(await status(limited.sites.convertToStaging(123461))).toBe(403);
-    expect(await status(limited.sites.convertToLive(123457))).toBe(403);
+    expect(await status(h.limited.sites.convertToStaging(123461))).toBe(403);
+    expect(await status(h.limited.sites.convertToLive(123457))).toBe(403);
   });
 
   it('refuses to convert a site that is still deploying', async () => {
-    const s = await api.sites.create({ name: 'busy-one', sandbox: true });
-    expect(await status(api.sites.convertToKit(s.id))).toBe(400);
+    const s = await h.api.sites.create({ name: 'busy-one', sandbox: true });
+    expect(await status(h.api.sites.convertToKit(s.id))).toBe(400);
   });
 
   it('holds the billable limit', async () => {
     const state = h.sb.runtime.state;
     state.account.maxBillable = state.sites.filter((s) => !s.staging && !s.sandbox && !s.kit).length;
-    expect(await status(api.sites.convertToLive(123457))).toBe(400);
-    expect(await status(api.sites.create({ name: 'one-more' }))).toBe(400);
-    expect((await api.sites.create({ name: 'one-more', sandbox: true })).sandbox).toBe(true);
+    expect(await status(h.api.sites.convertToLive(123457))).toBe(400);
+    expect(await status(h.api.sites.create({ name: 'one-more' }))).toBe(400);
+    expect((await h.api.sites.create({ name: 'one-more', sandbox: true })).sandbox).toBe(true);
   });
 });
 
 describe('clone', () => {
   it('gives a cloning site with clonedFromId that goes live later, with alerts', async () => {
-    const clone = await api.sites.clone(123456, { name: 'ada-blog-copy', staging: true, datacenter_code: 'AMS' });
+    const clone = await h.api.sites.clone(123456, { name: 'ada-blog-copy', staging: true, datacenter_code: 'AMS' });
     expect(clone).toMatchObject({ state: 'cloning', clonedFromId: 123456, staging: true, datacenterCode: 'AMS' });
     const inProgress = h.sb.runtime.state.alerts.find((a) => a.site?.id === clone.id);
     expect(inProgress?.category).toBe('in_progress');
     h.sb.advance(DURATIONS.siteClone - 1);
-    expect((await api.sites.get(clone.id)).state).toBe('cloning');
+    expect((await h.api.sites.get(clone.id)).state).toBe('cloning');
     h.sb.advance(1);
-    expect((await api.sites.get(clone.id)).state).toBe('live');
+    expect((await h.api.sites.get(clone.id)).state).toBe('live');
     const cats = h.sb.runtime.state.alerts.filter((a) => a.site?.id === clone.id).map((a) => a.category);
     expect(cats).toEqual(['in_progress', 'completed']);
   });
 
   it('404 for an unknown source, 400 for a bad name', async () => {
-    expect(await status(api.sites.clone(999999, { name: 'x-copy' }))).toBe(404);
-    expect(await status(api.sites.clone(123456, { name: 'no' }))).toBe(400);
+    expect(await status(h.api.sites.clone(999999, { name: 'x-copy' }))).toBe(404);
+    expect(await status(h.api.sites.clone(123456, { name: 'no' }))).toBe(400);
   });
 
   it('a clone of a deleted site never flips a re-created one', async () => {
-    const clone = await api.sites.clone(123456, { name: 'gone-soon' });
-    await api.sites.delete(clone.id);
+    const clone = await h.api.sites.clone(123456, { name: 'gone-soon' });
+    await h.api.sites.delete(clone.id);
     h.sb.advance(DURATIONS.siteClone);
-    expect(await status(api.sites.get(clone.id))).toBe(404);
+    expect(await status(h.api.sites.get(clone.id))).toBe(404);
   });
 });
 
 describe('favorites', () => {
   it('adds and removes favorites, idempotently, and the list puts favorites first', async () => {
-    expect(await api.sites.favorites.add(123460)).toBeNull();
-    await api.sites.favorites.add(123460);
-    let list = (await api.sites.list()).data;
+    expect(await h.api.sites.favorites.add(123460)).toBeNull();
+    await h.api.sites.favorites.add(123460);
+    let list = (await h.api.sites.list()).data;
     expect(list.filter((s) => s.favorite).map((s) => s.id)).toEqual([123456, 123460, 123461]);
-    await api.sites.favorites.remove(123456);
-    await api.sites.favorites.remove(123456);
-    list = (await api.sites.list()).data;
+    await h.api.sites.favorites.remove(123456);
+    await h.api.sites.favorites.remove(123456);
+    list = (await h.api.sites.list()).data;
     expect(list[0]?.id).toBe(123460);
-    expect(await status(api.sites.favorites.add(999999))).toBe(404);
+    expect(await status(h.api.sites.favorites.add(999999))).toBe(404);
   });
 });
