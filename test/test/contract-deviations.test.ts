@@ -72,14 +72,10 @@ interface Outcome {
   results: { key: string; outcome: 'pass' | 'fail' | 'skip'; errors?: string[] }[];
 }
 
-/** Runs the contract gate (only getSite) against the given server. */
-function runGate(url: string): Promise<Outcome> {
+/** Runs contract/run.mjs with the given arguments and environment; collects output and results. */
+function runContract(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
   const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
-  const child = spawn(
-    process.execPath,
-    ['contract/run.mjs', '--mock', '--only', 'getSite', '--results', resultsFile],
-    { cwd: join(__dirname, '..'), env: { ...process.env, CONTRACT_MOCK_URL: url } },
-  );
+  const child = spawn(process.execPath, ['contract/run.mjs', ...args, '--results', resultsFile], { cwd: join(__dirname, '..'), env });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -89,12 +85,15 @@ function runGate(url: string): Promise<Outcome> {
       try {
         results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
       } catch {
-        // no results file: the assertions below report the output
+        // no results file (a configuration error stops before Dredd): the assertions report the output
       }
       resolve({ code: code ?? 1, output, results });
     });
   });
 }
+
+/** Runs the contract gate (only getSite) against the given server. */
+const runGate = (url: string) => runContract(['--mock', '--only', 'getSite'], { ...process.env, CONTRACT_MOCK_URL: url });
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -182,24 +181,8 @@ describe('contract gate', () => {
 
 describe('contract:live', () => {
   function runLive(env: Record<string, string>, only?: string): Promise<Outcome> {
-    const resultsFile = join(mkdtempSync(join(tmpdir(), 'live-')), 'results.json');
-    const args = ['contract/run.mjs', '--live', '--results', resultsFile, ...(only ? ['--only', only] : [])];
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
-    const child = spawn(process.execPath, args, { cwd: join(__dirname, '..'), env: { ...clean, ...env } });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    return new Promise((resolve) => {
-      child.on('exit', (code) => {
-        let results: Outcome['results'] = [];
-        try {
-          results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
-        } catch {
-          // no results: configuration errors stop before Dredd
-        }
-        resolve({ code: code ?? 1, output, results });
-      });
-    });
+    return runContract(['--live', ...(only ? ['--only', only] : [])], { ...clean, ...env });
   }
 
   it('names the missing variables in one message, without a stack trace', async () => {
