@@ -69,7 +69,8 @@ export class Clock {
 
   /** Runs due tasks in due order; tasks scheduled by tasks run too if they are due. */
   runDue(): void {
-    if (this.running) return;
+    // Runs before every request: with nothing queued there is nothing to do (and no timer to arm).
+    if (this.running || this.tasks.length === 0) return;
     this.running = true;
     try {
       for (;;) {

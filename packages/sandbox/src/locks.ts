@@ -6,11 +6,12 @@ export class KeyedLock {
   /**
    * Runs `fn` once the writes queued before it on `key` are done. A synchronous `fn` with nothing
    * queued runs at once and its value is returned as is (nothing can interleave with synchronous
-   * code); an asynchronous one holds the key until it settles.
+   * code); an asynchronous one holds the key until it settles. `fn` gets `arg` (so that callers
+   * need no closure per call).
    */
-  run<T>(key: string, fn: () => T | Promise<T>): T | Promise<T> {
+  run<A, T>(key: string, fn: (arg: A) => T | Promise<T>, arg: A): T | Promise<T> {
     if (!this.tails.has(key)) {
-      const out = fn();
+      const out = fn(arg);
       if (!(out instanceof Promise)) return out;
       const tail = out.then(noop, noop);
       this.tails.set(key, tail);
@@ -19,7 +20,7 @@ export class KeyedLock {
       });
       return out;
     }
-    return this.queue(key, fn);
+    return this.queue(key, () => fn(arg));
   }
 
   private async queue<T>(key: string, fn: () => T | Promise<T>): Promise<T> {

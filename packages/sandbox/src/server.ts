@@ -2,7 +2,7 @@
 // auth and scopes, validation, the error envelope for everything Fastify itself rejects, and
 // the control routes under /__sandbox.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { makeCtx, type AreaHandlers, type JsonResult, type RawResult } from './area.js';
+import { RequestCtx, type AreaHandlers, type JsonResult, type RawResult } from './area.js';
 import type { TokenRecord } from './auth.js';
 import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from './errors.js';
 import type { SandboxRuntime } from './runtime.js';
@@ -20,11 +20,40 @@ export interface ServerOptions {
   onError: (message: string, error: unknown) => void;
 }
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const PLAIN_BEARER = /^Bearer [^\s]+$/;
+
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  // The usual `Bearer <token>` without a capture (a slice is cheaper); the regex for the rest.
+  if (PLAIN_BEARER.test(header)) return header.slice(7);
+  const match = BEARER.exec(header);
   return match?.[1] ?? null;
+}
+
+/** The lacking scopes, or null (no array on the usual path). */
+function missingScopes(required: readonly string[], granted: readonly string[]): string[] | null {
+  let missing: string[] | null = null;
+  for (const scope of required) if (!granted.includes(scope)) (missing ??= []).push(scope);
+  return missing;
+}
+
+/** The reply of a handler's result: the success envelope, or a raw answer. */
+function respond(reply: FastifyReply, op: SpecOperation, result: JsonResult<OperationId> | RawResult) {
+  if ('raw' in result) {
+    reply.code(result.status ?? op.successStatus);
+    if (result.headers) reply.headers(result.headers);
+    if (result.contentType) reply.type(result.contentType);
+    return reply.send(result.body ?? '');
+  }
+  const envelope: Record<string, unknown> = {
+    message: result.message ?? 'Success',
+    data: result.data,
+    errors: null,
+  };
+  if (result.page) envelope.page = result.page;
+  return reply.code(result.status ?? op.successStatus).send(envelope);
 }
 
 export function buildServer(options: ServerOptions): FastifyInstance {
@@ -38,15 +67,18 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   /** Operations without a requestBody ignore whatever body arrives (it is never parsed). */
   const ignoresBody = (req: FastifyRequest) => (req.routeOptions.config as { acceptsBody?: boolean }).acceptsBody === false;
+  // Whether the route ignores bodies is only asked when a body fails to parse: `routeOptions`
+  // builds an object on every read, and a parsed body of such a route is dropped by validation.
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    if (ignoresBody(req)) return done(null, undefined);
     const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (error) {
-      done(badRequest(`body: malformed JSON (${(error as Error).message})`), undefined);
+      if (ignoresBody(req) || text.trim() === '') return done(null, undefined);
+      return done(badRequest(`body: malformed JSON (${(error as Error).message})`), undefined);
     }
+    done(null, parsed);
   };
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   app.addContentTypeParser(/^application\/[\w.+-]*\+json$/, { parseAs: 'string' }, parseJson);
@@ -83,7 +115,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   // API handler and control route starts with rt.clock.runDue() (cheaper than a hook).
 
   for (const op of operations) {
-    const handler = handlers[op.operationId as OperationId];
+    const run = handlers[op.operationId as OperationId] as ((ctx: RequestCtx<OperationId>) => unknown) | undefined;
     const url = (op.root === 'v1' ? '/v1' : '') + toRoutePath(op.path);
     const opValidators = validators[op.operationId];
     app.route({
@@ -102,46 +134,22 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           const checked = rt.tokens.check(value, rt.clock.now());
           if (typeof checked === 'string') throw unauthorized(checked);
           token = checked;
-          if (op.requiredScopes.length) {
-            const missing = op.requiredScopes.filter((s) => !checked.scopes.includes(s));
-            if (missing.length) throw forbidden(`The access token lacks the ${missing.join(', ')} scope.`);
-          }
+          const missing = missingScopes(op.requiredScopes, checked.scopes);
+          if (missing) throw forbidden(`The access token lacks the ${missing.join(', ')} scope.`);
         }
-        const input = validateRequest(op, opValidators, {
-          params: request.params as Record<string, string>,
-          query: (request.query ?? {}) as Record<string, unknown>,
-          body: request.body,
-        });
-        if (!handler) {
+        const input = validateRequest(op, opValidators, request.params as Record<string, string>, request.query as Record<string, unknown> | undefined, request.body);
+        if (!run) {
           throw new ApiError(501, MESSAGES.notImplemented, [
             `${op.operationId} (${op.method} ${op.path}) is not implemented in the sandbox yet.`,
           ]);
         }
-        const run = () =>
-          (handler as (ctx: ReturnType<typeof makeCtx>) => unknown)(
-            makeCtx(rt, op.operationId as OperationId, request, token, input),
-          );
+        const ctx = new RequestCtx(rt, op.operationId as OperationId, request, token, input);
         // Writes to one site (or to the account) are serialised: no lost updates, limits hold.
         const siteId = input.params.site_id;
-        const out = op.method === 'GET' ? run() : rt.locks.run(siteId ? `site:${siteId}` : 'account', run);
-        const respond = (result: JsonResult<OperationId> | RawResult) => {
-          if ('raw' in result) {
-            reply.code(result.status ?? op.successStatus);
-            if (result.headers) reply.headers(result.headers);
-            if (result.contentType) reply.type(result.contentType);
-            return reply.send(result.body ?? '');
-          }
-          const envelope: Record<string, unknown> = {
-            message: result.message ?? 'Success',
-            data: result.data,
-            errors: null,
-          };
-          if (result.page) envelope.page = result.page;
-          return reply.code(result.status ?? op.successStatus).send(envelope);
-        };
+        const out = op.method === 'GET' ? run(ctx) : rt.locks.run(siteId ? `site:${siteId}` : 'account', run, ctx);
         return out instanceof Promise
-          ? out.then((result) => respond(result as JsonResult<OperationId> | RawResult))
-          : respond(out as JsonResult<OperationId> | RawResult);
+          ? out.then((result) => respond(reply, op, result as JsonResult<OperationId> | RawResult))
+          : respond(reply, op, out as JsonResult<OperationId> | RawResult);
       },
     });
   }

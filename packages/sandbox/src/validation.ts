@@ -57,21 +57,27 @@ const describe = (where: string, issues: readonly Issue[]) =>
 export function validateRequest(
   op: SpecOperation,
   validators: OperationValidators | undefined,
-  raw: { params: Record<string, string>; query: Record<string, unknown>; body: unknown },
+  rawParams: Record<string, string>,
+  rawQuery: Record<string, unknown> | undefined,
+  rawBody: unknown,
 ): { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown } {
   const params: Record<string, unknown> = {};
-  for (const [name, type] of Object.entries(op.pathParams)) {
-    const v = coerce(raw.params[name], type);
+  for (const name in op.pathParams) {
+    const type = op.pathParams[name];
+    const v = coerce(rawParams[name], type);
     // A non-integer id names nothing: 404 rather than 400, as for any unknown resource.
     if ((type === 'integer' && !Number.isSafeInteger(v)) || v === '') throw notFound();
     params[name] = v;
   }
   const query: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(raw.query)) {
+  let hasQuery = false;
+  for (const name in rawQuery) {
+    const value = rawQuery[name];
     if (Array.isArray(value)) throw badRequest(`query.${name}: expected a single value`);
     query[name] = coerce(value, op.queryParams[name]);
+    hasQuery = true;
   }
-  let body = raw.body;
+  let body = rawBody;
   if (!op.hasBody) body = undefined;
   else if (body === undefined && op.bodyRequired) {
     // An operation whose body has no required field accepts an empty request as `{}`.
@@ -86,7 +92,7 @@ export function validateRequest(
   let q: unknown = query;
   // No query sent: nothing to check (every query schema of the spec accepts `{}` as it is, which
   // test/core.test.ts asserts).
-  if (validators?.query && Object.keys(query).length > 0) {
+  if (validators?.query && hasQuery) {
     const r = validators.query.safeParse(query);
     if (r.success) q = r.data;
     else errors.push(...describe('query', r.error.issues));

@@ -6,7 +6,15 @@ import { nextId, type NoteRecord } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
 import { DEFAULT_PER_PAGE } from './sites.js';
 
-export const noteView = ({ siteId: _s, ...note }: NoteRecord): Schema<'Note'> => ({ ...note });
+export const noteView = (note: NoteRecord): Schema<'Note'> => ({
+  id: note.id,
+  author: note.author,
+  editor: note.editor,
+  subject: note.subject,
+  body: note.body,
+  created: note.created,
+  updated: note.updated,
+});
 
 function findNote(ctx: Pick<Ctx<OperationId>, 'site' | 'state'> & { params: { site_id: number; note_id: number } }): NoteRecord {
   const site = ctx.site(ctx.params.site_id);
