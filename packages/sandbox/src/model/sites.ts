@@ -121,21 +121,54 @@ function setDerived(view: { collaboratorsCount: number; domainsCount: number }, 
 }
 
 /**
- * The public fields of a site record: everything but the internal ones. A rest pattern, not
- * `delete` (deleting keys turns the copy into a slow dictionary-mode object, which costs on every
- * read of the view and in JSON.stringify: this is the hot path of `GET /sites/{site_id}`).
+ * The public fields of a site record (the `Site` schema's, but createdBy): this is the hot path of
+ * `GET /sites/{site_id}`. One object literal, field by field: V8 builds it with a single shape,
+ * and JSON.stringify of such an object takes about half the time it takes for a rest-pattern copy
+ * (which also costs more to make than the rest of the view).
  * Views are serialised as soon as the handler returns, so nested records are shared, not cloned;
  * tags are copied as handlers may change them after building a view.
  */
 function publicFields(site: SiteRecord): Omit<Schema<'Site'>, 'createdBy'> {
-  const {
-    pageViews: _pageViews, cmsLoginUrl: _cmsLoginUrl, gitEnrolled: _gitEnrolled,
-    basicAuthentication: _basicAuthentication, basicAuthenticationPending: _basicAuthenticationPending,
-    cmsMcpEnabled: _cmsMcpEnabled, fileModifications: _fileModifications, phpFsPermission: _phpFsPermission,
-    restoring: _restoring, createdBy: _createdBy, tags, ...rest
-  } = site;
-  const view = rest as Omit<Schema<'Site'>, 'createdBy'>;
-  view.tags = tags.map((t) => ({ ...t }));
+  const view: Omit<Schema<'Site'>, 'createdBy'> = {
+    id: site.id,
+    created: site.created,
+    accountId: site.accountId,
+    clonedFromId: site.clonedFromId,
+    collaboratorsCount: site.collaboratorsCount,
+    domainsCount: site.domainsCount,
+    datacenterCode: site.datacenterCode,
+    datacenterName: site.datacenterName,
+    displayName: site.displayName,
+    name: site.name,
+    ecommerce: site.ecommerce,
+    edgeCache: site.edgeCache,
+    edgeCacheDefensiveMode: site.edgeCacheDefensiveMode,
+    edgeCacheDefensiveModeUntil: site.edgeCacheDefensiveModeUntil,
+    favorite: site.favorite,
+    fileSystemUsageBytes: site.fileSystemUsageBytes,
+    databaseUsageBytes: site.databaseUsageBytes,
+    maxFileSystemUsageBytes: site.maxFileSystemUsageBytes,
+    warningHeadroomFileSystemUsageBytes: site.warningHeadroomFileSystemUsageBytes,
+    maxDatabaseUsageBytes: site.maxDatabaseUsageBytes,
+    warningHeadroomDatabaseUsageBytes: site.warningHeadroomDatabaseUsageBytes,
+    ipAddress: site.ipAddress,
+    ipAddressOne: site.ipAddressOne,
+    ipAddressTwo: site.ipAddressTwo,
+    state: site.state,
+    url: site.url,
+    staging: site.staging,
+    sandbox: site.sandbox,
+    kit: site.kit,
+    sftpDomain: site.sftpDomain,
+    phpVersion: site.phpVersion,
+    cmsVersion: site.cmsVersion,
+    wpEnvironmentType: site.wpEnvironmentType,
+    lightWeight404: site.lightWeight404,
+    multisiteSupport: site.multisiteSupport,
+    maintenanceMode: site.maintenanceMode,
+    tags: site.tags.map((t) => ({ ...t })),
+  };
+  if (site.maintenanceModeStatus !== undefined) view.maintenanceModeStatus = site.maintenanceModeStatus;
   return view;
 }
 
