@@ -47,12 +47,12 @@ async function serve(target) {
     process.on('disconnect', () => mock.stop().finally(() => process.exit(0)));
     info = { url: mock.baseUrl, token: 'bench' };
   } else if (target === 'bare') {
-    // The same bytes the sandbox answered, as fixed bodies.
+    // The same bytes (and statuses) the sandbox answered, as fixed bodies.
     const bodies = JSON.parse(process.env.BENCH_BODIES ?? '{}');
     const server = http.createServer((req, res) => {
       const body = req.method === 'POST' ? bodies.post : bodies.get;
       const send = () => {
-        res.writeHead(req.method === 'POST' ? 201 : 200, {
+        res.writeHead(req.method === 'POST' ? bodies.postStatus : bodies.getStatus, {
           'content-type': 'application/json; charset=utf-8',
           'content-length': Buffer.byteLength(body),
         });
@@ -69,8 +69,8 @@ async function serve(target) {
     const bodies = JSON.parse(process.env.BENCH_BODIES ?? '{}');
     const app = Fastify({ logger: false });
     const fixed = (status, body) => (_req, reply) => reply.code(status).type('application/json; charset=utf-8').send(body);
-    app.get('/v1/sites/:site_id', fixed(200, bodies.get));
-    app.post('/v1/sites/:site_id/notes', fixed(201, bodies.post));
+    app.get('/v1/sites/:site_id', fixed(bodies.getStatus, bodies.get));
+    app.post('/v1/sites/:site_id/notes', fixed(bodies.postStatus, bodies.post));
     await app.listen({ port: 0, host: HOST });
     info = { url: `http://${HOST}:${app.server.address().port}/v1`, token: 'bench' };
   } else {
@@ -150,10 +150,10 @@ async function main() {
   const servers = { sandbox };
   try {
     const headers = { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' };
-    const bodies = {
-      get: await (await fetch(`${sandbox.url}/sites/${SITE}`, { headers })).text(),
-      post: await (await fetch(`${sandbox.url}/sites/${SITE}/notes`, { method: 'POST', headers, body: JSON.stringify(NOTE) })).text(),
-    };
+    // What the sandbox answers (status and body), for the fixed-body servers to answer alike.
+    const got = await fetch(`${sandbox.url}/sites/${SITE}`, { headers });
+    const posted = await fetch(`${sandbox.url}/sites/${SITE}/notes`, { method: 'POST', headers, body: JSON.stringify(NOTE) });
+    const bodies = { get: await got.text(), getStatus: got.status, post: await posted.text(), postStatus: posted.status };
     servers.mock = await startChild('mock');
     servers.fastify = await startChild('fastify', { BENCH_BODIES: JSON.stringify(bodies) });
     servers.bare = await startChild('bare', { BENCH_BODIES: JSON.stringify(bodies) });
