@@ -7,6 +7,8 @@ export type TokenProvider = (context: { forceRefresh: boolean }) => string | Pro
 export interface TokenSource {
   /** A token to send now. */
   get(): Promise<string>;
+  /** The token to send now when one is at hand without waiting (fixed, or cached and fresh); else undefined and `get()` is used. */
+  current?(): string | undefined;
   /** Called after a 401 with the token that failed; returns a fresh token, or undefined when none can be had. */
   refresh(failed: string): Promise<string | undefined>;
   /** Revokes the current token at the token service, when this source can. */
@@ -19,6 +21,7 @@ export type FormPoster = (url: string, form: URLSearchParams, operationId: strin
 export function fixedToken(token: string): TokenSource {
   return {
     get: async () => token,
+    current: () => token,
     refresh: async () => undefined,
     revoke: async () => {
       throw new Error('revoke() needs clientId and clientSecret: a fixed accessToken cannot be revoked by this client');
@@ -67,9 +70,12 @@ export class ClientCredentials implements TokenSource {
   }
 
   async get(): Promise<string> {
+    return this.current() ?? (await this.#fetchToken()).value;
+  }
+
+  current(): string | undefined {
     const current = this.#current;
-    if (current && this.#now() < current.refreshAt) return current.value;
-    return (await this.#fetchToken()).value;
+    return current && this.#now() < current.refreshAt ? current.value : undefined;
   }
 
   async refresh(failed: string): Promise<string> {

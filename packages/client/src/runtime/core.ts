@@ -46,31 +46,34 @@ export class Core implements ClientContext {
   }
 
   /** Entry point of every generated operation (through orval's function and the mutator). */
-  async call(meta: OperationMeta, url: string, init: RequestInit, options: CallOptions): Promise<CallResult> {
-    const base = meta.base === 'auth' ? this.config.authUrl : this.config.baseUrl;
-    const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined), ...options.headers };
+  call(meta: OperationMeta, url: string, init: RequestInit, options: CallOptions): Promise<CallResult> {
+    const fullUrl = (meta.base === 'auth' ? this.config.authUrl : this.config.baseUrl) + url;
     let body = init.body as string | URLSearchParams | undefined | null;
     if (body === null || (meta.method === 'GET' && !meta.bodyOnGet)) body = undefined;
-    if (body === undefined) delete headers['Content-Type'];
-    const result = await this.send(
-      { method: meta.method, url: base + url, headers, body, auth: meta.auth, idempotent: meta.idempotent, operationId: meta.id },
+    let headers: Record<string, string> | undefined;
+    if (init.headers !== undefined || options.headers !== undefined) {
+      headers = { ...(init.headers as Record<string, string> | undefined), ...options.headers };
+      if (body === undefined && 'Content-Type' in headers) delete headers['Content-Type'];
+    }
+    const sent = this.send(
+      { method: meta.method, url: fullUrl, headers, body, auth: meta.auth, idempotent: meta.idempotent, operationId: meta.id },
       options,
     );
-    if (options.validate ?? this.config.validate) {
+    if (!(options.validate ?? this.config.validate)) return sent;
+    return sent.then(async (result) => {
       validateResponse(await this.#loadSchemas(), meta.id, result.response.status, result.body, {
-        request: { method: meta.method, url: base + url },
+        request: { method: meta.method, url: fullUrl },
         operationId: meta.id,
         response: result.response,
       });
-    }
-    return result;
+      return result;
+    });
   }
 
   /** Sends a request with retries; resolves to the parsed body of a 2xx response, throws otherwise. */
   async send(req: SendRequest, options: CallOptions = {}): Promise<CallResult> {
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;
-    const request = { method: req.method, url: req.url };
     const log = this.config.logger;
     let refreshedAfter401 = false;
     let freshToken: string | undefined;
@@ -81,12 +84,14 @@ export class Core implements ClientContext {
       let token: string | undefined;
       if (req.auth) {
         if (!this.tokens) throw new Error('this client has no credentials: pass clientId and clientSecret, or accessToken, to createClient()');
-        token = freshToken ?? (await this.tokens.get());
+        // A token at hand (fixed, or cached and fresh) is used without a trip through the event loop.
+        token = freshToken ?? this.tokens.current?.() ?? (await this.tokens.get());
         freshToken = undefined;
         headers.authorization = `Bearer ${token}`;
       }
 
-      const started = performance.now();
+      // Timings are only for the log lines; without a logger nothing is measured.
+      const started = log ? performance.now() : 0;
       log?.debug?.(`→ ${req.method} ${req.url}`, { method: req.method, url: req.url, attempt });
       let outcome: { response: Response; body: unknown } | HostingApiError;
       try {
@@ -113,8 +118,10 @@ export class Core implements ClientContext {
       }
 
       const { response, body } = outcome;
-      const elapsed = ms(started);
-      log?.info?.(`← ${req.method} ${req.url} ${response.status} (${elapsed} ms)`, { method: req.method, url: req.url, status: response.status, durationMs: elapsed });
+      if (log?.info) {
+        const elapsed = ms(started);
+        log.info(`← ${req.method} ${req.url} ${response.status} (${elapsed} ms)`, { method: req.method, url: req.url, status: response.status, durationMs: elapsed });
+      }
       if (response.ok) return { body, response };
 
       if (response.status === 401 && token !== undefined && !refreshedAfter401 && this.tokens) {
@@ -129,7 +136,7 @@ export class Core implements ClientContext {
         }
       }
 
-      const error = errorForStatus(response.status, body, { response, request, operationId: req.operationId });
+      const error = errorForStatus(response.status, body, { response, request: { method: req.method, url: req.url }, operationId: req.operationId });
       if (attempt < maxRetries && req.idempotent && isRetryableStatus(response.status)) {
         const delay = retryDelay(attempt, response.headers, this.config.retry);
         log?.warn?.(`↻ ${req.method} ${req.url} ${response.status}; retry ${attempt + 1}/${maxRetries} in ${delay} ms`, { method: req.method, url: req.url, status: response.status, attempt: attempt + 1, delayMs: delay });
@@ -143,15 +150,15 @@ export class Core implements ClientContext {
 
   /** One try: send, read the whole body, parse JSON. Transport failures become ConnectionError/TimeoutError. */
   async #attempt(req: SendRequest, headers: Record<string, string>, timeout: number, signal: AbortSignal | undefined) {
+    // The request gets its own controller, aborted by the timeout or by the caller's signal.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error(`timed out after ${timeout} ms`));
     }, timeout);
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const request = { method: req.method, url: req.url };
+    const onAbort = signal && (() => controller.abort(signal.reason));
+    if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await send({ method: req.method, url: req.url, headers, body: req.body, signal: controller.signal }, this.config.fetch);
       const text = await response.text();
@@ -165,12 +172,13 @@ export class Core implements ClientContext {
       }
       return { response, body };
     } catch (err) {
+      const request = { method: req.method, url: req.url };
       if (timedOut) return new TimeoutError(`${req.method} ${req.url} timed out after ${timeout} ms`, { request, operationId: req.operationId, cause: err });
       if (signal?.aborted) return aborted(req, signal);
       return new ConnectionError(`${req.method} ${req.url} failed: ${describeTransportError(err)}`, { request, operationId: req.operationId, cause: err });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 

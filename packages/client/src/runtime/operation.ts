@@ -78,12 +78,14 @@ const isEnvelope = (body: unknown): body is { data: unknown; page?: unknown } =>
 export function operation<A extends unknown[], R, E>(ctx: ClientContext, meta: OperationMeta, call: OrvalCall): Operation<A, R, E> {
   const n = meta.pathParams.length;
   const fn = async (...args: unknown[]) => {
-    const path = args.slice(0, n).map((value, i) => {
+    const path: string[] = [];
+    for (let i = 0; i < n && i < args.length; i++) {
+      const value = args[i];
       if (value === undefined || value === null || value === '') {
         throw new TypeError(`${meta.id}: path parameter ${meta.pathParams[i]} is missing`);
       }
-      return encodeURIComponent(String(value));
-    });
+      path.push(encodeURIComponent(String(value)));
+    }
     const input = meta.hasInput ? args[n] : undefined;
     const options = ((meta.hasInput ? args[n + 1] : args[n]) ?? {}) as CallOptions;
     const init = { [CALL]: { ctx, meta, options } } as RequestInit;

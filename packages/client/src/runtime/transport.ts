@@ -11,7 +11,8 @@ export interface TransportRequest {
   signal: AbortSignal;
 }
 
-export async function send(req: TransportRequest, fetchImpl: FetchLike): Promise<Response> {
+/** Not `async`, to spare a promise per call: the caller awaits it inside a `try`, so a `fetch` that throws synchronously is caught there. */
+export function send(req: TransportRequest, fetchImpl: FetchLike): Promise<Response> {
   if (req.method === 'GET' && req.body !== undefined) return sendWithBodyOnGet(req);
   return fetchImpl(req.url, { method: req.method, headers: req.headers, body: req.body, signal: req.signal });
 }
