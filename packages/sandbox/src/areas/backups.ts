@@ -28,6 +28,13 @@ const TYPE_NAME = { fs: 'filesystem', db: 'database' } as const;
 
 const typedView = (b: BackupRecord): Schema<'BackupTyped'> => ({ ...b });
 
+/** A site's filesystem or database backups, newest first. */
+const typedBackups = (state: SandboxState, siteId: number, type: 'fs' | 'db') =>
+  state.backups
+    .filter((b) => b.site_id === siteId && b.type === type)
+    .sort((a, b) => b.backup_timestamp.localeCompare(a.backup_timestamp) || b.id.localeCompare(a.id))
+    .map(typedView);
+
 /** `removedIn`: display text of the time left until `deleteAt`. */
 function removedIn(deleteAt: number, now: number): string {
   const left = Math.max(0, deleteAt - now);
@@ -251,23 +258,9 @@ export default defineArea({
     return { data };
   },
 
-  listSiteFilesystemBackups: (ctx) => {
-    const site = ctx.site(ctx.params.site_id);
-    const data = ctx.state.backups
-      .filter((b) => b.site_id === site.id && b.type === 'fs')
-      .sort((a, b) => b.backup_timestamp.localeCompare(a.backup_timestamp) || b.id.localeCompare(a.id))
-      .map(typedView);
-    return { data };
-  },
+  listSiteFilesystemBackups: (ctx) => ({ data: typedBackups(ctx.state, ctx.site(ctx.params.site_id).id, 'fs') }),
 
-  listSiteDatabaseBackups: (ctx) => {
-    const site = ctx.site(ctx.params.site_id);
-    const data = ctx.state.backups
-      .filter((b) => b.site_id === site.id && b.type === 'db')
-      .sort((a, b) => b.backup_timestamp.localeCompare(a.backup_timestamp) || b.id.localeCompare(a.id))
-      .map(typedView);
-    return { data };
-  },
+  listSiteDatabaseBackups: (ctx) => ({ data: typedBackups(ctx.state, ctx.site(ctx.params.site_id).id, 'db') }),
 
   getSiteBackupDownload: (ctx) => {
     const site = ctx.site(ctx.params.site_id);

@@ -155,6 +155,20 @@ function queue(
   return { data: null };
 }
 
+/** Queues activation or deactivation of the selected plugins (drop-ins stay as they are). */
+function setPluginStatus(ctx: Ctx<'activateSitePlugins' | 'deactivateSitePlugins'>, op: 'activate' | 'deactivate', status: 'active' | 'inactive') {
+  const site = ctx.site(ctx.params.site_id);
+  const plugins = installedPlugins(ctx, site, ctx.body.plugins, op);
+  return queue(ctx, site, op, plugins.map((p) => p.name), (rt, current) =>
+    plugins.flatMap((p) => {
+      const record = rt.state.plugins.find((x) => x.siteId === current.id && x.name === p.name);
+      if (!record || record.status === 'dropin') return [];
+      record.status = status;
+      return [record];
+    }),
+  );
+}
+
 export default defineArea({
   listSitePlugins: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
@@ -212,29 +226,7 @@ export default defineArea({
     );
   },
 
-  activateSitePlugins: (ctx) => {
-    const site = ctx.site(ctx.params.site_id);
-    const plugins = installedPlugins(ctx, site, ctx.body.plugins, 'activate');
-    return queue(ctx, site, 'activate', plugins.map((p) => p.name), (rt, current) =>
-      plugins.flatMap((p) => {
-        const record = rt.state.plugins.find((x) => x.siteId === current.id && x.name === p.name);
-        if (!record || record.status === 'dropin') return [];
-        record.status = 'active';
-        return [record];
-      }),
-    );
-  },
+  activateSitePlugins: (ctx) => setPluginStatus(ctx, 'activate', 'active'),
 
-  deactivateSitePlugins: (ctx) => {
-    const site = ctx.site(ctx.params.site_id);
-    const plugins = installedPlugins(ctx, site, ctx.body.plugins, 'deactivate');
-    return queue(ctx, site, 'deactivate', plugins.map((p) => p.name), (rt, current) =>
-      plugins.flatMap((p) => {
-        const record = rt.state.plugins.find((x) => x.siteId === current.id && x.name === p.name);
-        if (!record || record.status === 'dropin') return [];
-        record.status = 'inactive';
-        return [record];
-      }),
-    );
-  },
+  deactivateSitePlugins: (ctx) => setPluginStatus(ctx, 'deactivate', 'inactive'),
 });
