@@ -1,6 +1,6 @@
 // What an area file exports: handlers keyed by operationId, typed from the spec.
 //   export default defineArea({ getSiteNote: (ctx) => ({ data: noteView(ctx.note(...)) }) })
-import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { ActionName } from './actions.js';
 import { notFound } from './errors.js';
 import type { TokenRecord } from './auth.js';
@@ -21,7 +21,8 @@ export interface Ctx<K extends OperationId> {
   state: SandboxState;
   /** The caller's token; null only on the two token operations. */
   token: TokenRecord | null;
-  request: FastifyRequest;
+  /** The HTTP request (headers; the caller's address is request.socket.remoteAddress). */
+  request: IncomingMessage;
   /** The site of the account with that id, or a 404. */
   site(id: number): SiteRecord;
   /** Writes an activity entry attributed to this request (source `api.v1`). */
@@ -64,7 +65,7 @@ export class RequestCtx<K extends OperationId> implements Ctx<K> {
   constructor(
     readonly rt: SandboxRuntime,
     readonly operationId: K,
-    readonly request: FastifyRequest,
+    readonly request: IncomingMessage,
     readonly token: TokenRecord | null,
     input: { params: unknown; query: unknown; body: unknown },
   ) {

@@ -86,9 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onError,
   });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 0, host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await app.listen(options.port ?? 0, host);
   const authUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {

@@ -1,6 +1,7 @@
 // The running sandbox's moving parts, shared by the server, the control routes and the area
 // handlers: state, virtual clock, tokens, locks, webhook deliveries and the side-effect writers
 // (activity log, alerts, queued work).
+import type { IncomingMessage } from 'node:http';
 import { TokenStore, type ClientConfig } from './auth.js';
 import { Clock } from './clock.js';
 import { KeyedLock } from './locks.js';
@@ -49,7 +50,7 @@ export interface ActivityInput {
   message: string;
   siteId?: number | null;
   /** The request that caused it (ip address, user agent); omitted for system work. */
-  request?: { ip: string; headers: Record<string, string | string[] | undefined> };
+  request?: Pick<IncomingMessage, 'socket' | 'headers'>;
 }
 
 export interface AlertInput {
@@ -97,13 +98,12 @@ export class SandboxRuntime {
 
   /** Writes an activity log entry with source `api.v1` (or `systems` without a request). */
   logActivity(input: ActivityInput): ActivityRecord {
-    const ua = input.request?.headers['user-agent'];
     const entry: ActivityRecord = {
       id: nextId(this.state, 'activity'),
       timestamp: this.clock.nowIso(),
       accountEmail: this.state.account.email,
-      ipAddress: input.request ? input.request.ip : null,
-      userAgent: (Array.isArray(ua) ? ua[0] : ua) ?? '',
+      ipAddress: input.request ? (input.request.socket.remoteAddress ?? null) : null,
+      userAgent: input.request?.headers['user-agent'] ?? '',
       name: input.name,
       description: input.description,
       source: input.request ? 'api.v1' : 'systems',
