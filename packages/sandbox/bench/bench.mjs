@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 // Throughput and tail latency of GET /v1/sites/{site_id} and POST /v1/sites/{site_id}/notes on
 // the sandbox, the Prism mock (@hosting-api/mock) and a bare node:http server answering the same
-// fixed JSON bodies (and, for reference, Fastify itself answering them): one run, loopback only,
-// bounded in time, printed as a table with ratios.
+// fixed JSON bodies: one run, loopback only, bounded in time, printed as a table with ratios.
 //
-//   node bench/bench.mjs [--duration 5] [--connections 10] [--json FILE]
+//   node bench/bench.mjs [--duration 7] [--connections 10] [--json FILE]
 //
 // Each server runs in a child process of its own (this script forks itself with --serve), so the
 // load generator (autocannon, in this process) and the server under test do not share an event
-// loop. The servers take turns, one second each, `--duration` rounds per route (see loadRoute). The sandbox is the package's build (dist/): run `pnpm --filter @hosting-api/sandbox build`
+// loop; where `taskset` exists and there are two cores or more, they do not share a core either
+// (load generator on core 0, servers on core 1), as when the client is another machine. The servers take turns, one second each, `--duration` rounds per route (see loadRoute).
+// The sandbox is the package's build (dist/): run `pnpm --filter @hosting-api/sandbox build`
 // first. Targets (issue 7): sandbox >= 0.6x the bare server, and far ahead of Prism.
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -20,10 +22,12 @@ const SITE = 123456;
 const NOTE = { subject: 'Benchmark', body: 'A note written by bench/bench.mjs.' };
 const HOST = '127.0.0.1';
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 const { values } = parseArgs({
   options: {
     serve: { type: 'string' },
-    duration: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '7' },
     connections: { type: 'string', default: '10' },
     json: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -63,16 +67,6 @@ async function serve(target) {
     });
     await new Promise((done) => server.listen(0, HOST, done));
     info = { url: `http://${HOST}:${server.address().port}/v1`, token: 'bench' };
-  } else if (target === 'fastify') {
-    // The framework's own cost: Fastify answering the same fixed bodies (JSON body parsed on POST).
-    const { default: Fastify } = await import('fastify');
-    const bodies = JSON.parse(process.env.BENCH_BODIES ?? '{}');
-    const app = Fastify({ logger: false });
-    const fixed = (status, body) => (_req, reply) => reply.code(status).type('application/json; charset=utf-8').send(body);
-    app.get('/v1/sites/:site_id', fixed(bodies.getStatus, bodies.get));
-    app.post('/v1/sites/:site_id/notes', fixed(bodies.postStatus, bodies.post));
-    await app.listen({ port: 0, host: HOST });
-    info = { url: `http://${HOST}:${app.server.address().port}/v1`, token: 'bench' };
   } else {
     throw new Error(`unknown target ${target}`);
   }
@@ -81,10 +75,17 @@ async function serve(target) {
 }
 
 // ---- parent: load generator ------------------------------------------------------------------
-function startChild(target, env = {}) {
+/** Pins this process (all its threads) to core 0; true when the servers can have core 1. */
+function pinLoadGenerator() {
+  if (availableParallelism() < 2) return false;
+  return spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
+function startChild(target, pinned, env = {}) {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', target], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // taskset -c 1 node bench.mjs --serve <target>
+    ...(pinned ? { execPath: 'taskset', execArgv: ['-c', '1', process.execPath] } : {}),
   });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, ...m.ready }));
@@ -102,7 +103,12 @@ async function stopChild(child) {
 /**
  * One route on every server, interleaved: `seconds` rounds of a one-second run per server, so
  * that load from elsewhere on the machine falls on all of them alike (the ratios are what count).
- * req/s is the total over the rounds; p50 and p99 are the medians of the rounds' values.
+ * The mock goes first in each round (Prism's clean-up after its turn must not fall on the others),
+ * then the sandbox and the bare server back to back, in alternating order. req/s is the total over
+ * the rounds; p50 and p99 are the medians of the rounds' values; `vsBare` is the median over the
+ * rounds of each round's req/s against the bare server's in the same round (the verdict: this
+ * machine's speed drifts by tens of percent from one second to the next, and a pair of adjacent
+ * seconds shares the drift).
  */
 async function loadRoute(autocannon, servers, route, seconds, connections) {
   const post = route === 'post';
@@ -115,11 +121,17 @@ async function loadRoute(autocannon, servers, route, seconds, connections) {
     duration: 1,
   });
   const rounds = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
-  for (const [, server] of Object.entries(servers)) await autocannon(optsFor(server)); // warm-up
+  const pause = () => new Promise((done) => setTimeout(done, 200)); // let the last turn's stragglers finish
+  for (const [, server] of Object.entries(servers)) await autocannon({ ...optsFor(server), duration: 2 }); // warm-up (JIT)
   for (let i = 0; i < seconds; i++) {
-    for (const [name, server] of Object.entries(servers)) rounds[name].push(await autocannon(optsFor(server)));
+    const order = i % 2 ? ['mock', 'bare', 'sandbox'] : ['mock', 'sandbox', 'bare'];
+    for (const name of order) {
+      await pause();
+      rounds[name].push(await autocannon(optsFor(servers[name])));
+    }
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rate = (r) => r.requests.total / r.duration;
+  if (process.env.BENCH_ROUNDS) for (const [name, rs] of Object.entries(rounds)) process.stderr.write(`${route} ${name}: ${rs.map((r) => Math.round(rate(r))).join(" ")}\n`);
   return Object.fromEntries(
     Object.entries(rounds).map(([name, rs]) => {
       const total = rs.reduce((n, r) => n + r.requests.total, 0);
@@ -128,6 +140,7 @@ async function loadRoute(autocannon, servers, route, seconds, connections) {
         name,
         {
           rps: total / secs,
+          vsBare: median(rs.map((r, i) => rate(r) / rate(rounds.bare[i]))),
           p50: median(rs.map((r) => r.latency.p50)),
           p99: median(rs.map((r) => r.latency.p99)),
           total,
@@ -145,8 +158,9 @@ async function main() {
   const connections = Number(values.connections);
   if (!(seconds > 0 && seconds <= 60) || !(connections > 0)) throw new Error('--duration must be 1..60 s, --connections > 0');
   const results = {};
+  const pinned = pinLoadGenerator();
 
-  const sandbox = await startChild('sandbox');
+  const sandbox = await startChild('sandbox', pinned);
   const servers = { sandbox };
   try {
     const headers = { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' };
@@ -154,9 +168,8 @@ async function main() {
     const got = await fetch(`${sandbox.url}/sites/${SITE}`, { headers });
     const posted = await fetch(`${sandbox.url}/sites/${SITE}/notes`, { method: 'POST', headers, body: JSON.stringify(NOTE) });
     const bodies = { get: await got.text(), getStatus: got.status, post: await posted.text(), postStatus: posted.status };
-    servers.mock = await startChild('mock');
-    servers.fastify = await startChild('fastify', { BENCH_BODIES: JSON.stringify(bodies) });
-    servers.bare = await startChild('bare', { BENCH_BODIES: JSON.stringify(bodies) });
+    servers.mock = await startChild('mock', pinned);
+    servers.bare = await startChild('bare', pinned, { BENCH_BODIES: JSON.stringify(bodies) });
     for (const route of ['get', 'post']) {
       const byServer = await loadRoute(autocannon, servers, route, seconds, connections);
       for (const [name, r] of Object.entries(byServer)) {
@@ -169,13 +182,12 @@ async function main() {
   }
 
   const routes = { get: `GET /v1/sites/${SITE}`, post: `POST /v1/sites/${SITE}/notes` };
-  const rows = [['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs bare', 'sandbox vs this']];
+  const rows = [['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs bare*', 'sandbox vs this']];
   for (const route of ['get', 'post']) {
-    const bare = results[`bare ${route}`];
     const sb = results[`sandbox ${route}`];
-    for (const name of ['sandbox', 'mock', 'fastify', 'bare']) {
+    for (const name of ['sandbox', 'mock', 'bare']) {
       const r = results[`${name} ${route}`];
-      const label = { sandbox: 'sandbox', mock: 'prism mock', fastify: 'fastify, fixed body', bare: 'bare node:http' }[name];
+      const label = { sandbox: 'sandbox', mock: 'prism mock', bare: 'bare node:http' }[name];
       rows.push([
         routes[route],
         label,
@@ -183,19 +195,21 @@ async function main() {
         String(r.p50),
         String(r.p99),
         String(r.non2xx + r.errors),
-        `${(r.rps / bare.rps).toFixed(2)}x`,
-        name === 'sandbox' ? '' : `${(sb.rps / r.rps).toFixed(2)}x`,
+        `${r.vsBare.toFixed(2)}x`,
+        name === 'sandbox' ? '' : `${(sb.vsBare / r.vsBare).toFixed(2)}x`,
       ]);
     }
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const line = (row) => row.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
-  console.log(`\n${connections} connections, ${seconds} s per server and route (1 s turns), loopback, Node ${process.version}\n`);
+  const cores = pinned ? 'load generator on core 0, servers on core 1' : 'load generator and servers share the cores';
+  console.log(`\n${connections} connections, ${seconds} s per server and route (1 s turns), loopback, ${cores}, Node ${process.version}\n`);
   console.log(line(rows[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows.slice(1)) console.log(line(row));
+  console.log('\n* median over the rounds of req/s against the bare server in the same round');
   const verdict = ['get', 'post'].map((route) => {
-    const ratio = results[`sandbox ${route}`].rps / results[`bare ${route}`].rps;
+    const ratio = results[`sandbox ${route}`].vsBare;
     return `${routes[route]}: sandbox ${ratio.toFixed(2)}x bare (${ratio >= 0.6 ? 'meets' : 'misses'} the 0.6x target)`;
   });
   console.log(`\n${verdict.join('\n')}`);
