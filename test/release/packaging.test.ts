@@ -329,5 +329,5 @@ describe.skipIf(problem !== undefined)('packaging: the published packages instal
 
 if (problem !== undefined)
   describe('packaging', () => {
-    it.skip(`SKIPPED: npm cannot reach its registry (${problem}); the packaging test needs it for zod, fastify and Prism`, () => {});
+    it.skip(`SKIPPED: npm cannot reach its registry (${problem}); the packaging test needs it for zod, find-my-way and Prism`, () => {});
   });

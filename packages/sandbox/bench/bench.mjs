@@ -131,7 +131,6 @@ async function loadRoute(autocannon, servers, route, seconds, connections) {
     }
   }
   const rate = (r) => r.requests.total / r.duration;
-  if (process.env.BENCH_ROUNDS) for (const [name, rs] of Object.entries(rounds)) process.stderr.write(`${route} ${name}: ${rs.map((r) => Math.round(rate(r))).join(" ")}\n`);
   return Object.fromEntries(
     Object.entries(rounds).map(([name, rs]) => {
       const total = rs.reduce((n, r) => n + r.requests.total, 0);
@@ -141,6 +140,7 @@ async function loadRoute(autocannon, servers, route, seconds, connections) {
         {
           rps: total / secs,
           vsBare: median(rs.map((r, i) => rate(r) / rate(rounds.bare[i]))),
+          perRound: rs.map((r) => Math.round(rate(r))),
           p50: median(rs.map((r) => r.latency.p50)),
           p99: median(rs.map((r) => r.latency.p99)),
           total,
@@ -174,7 +174,7 @@ async function main() {
       const byServer = await loadRoute(autocannon, servers, route, seconds, connections);
       for (const [name, r] of Object.entries(byServer)) {
         results[`${name} ${route}`] = r;
-        process.stderr.write(`  ${name} ${route}: ${Math.round(r.rps)} req/s\n`);
+        process.stderr.write(`  ${name} ${route}: ${Math.round(r.rps)} req/s (rounds: ${r.perRound.join(' ')})\n`);
       }
     }
   } finally {

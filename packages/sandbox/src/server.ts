@@ -182,21 +182,20 @@ export function buildServer(options: ServerOptions): SandboxServer {
     onBadUrl: (path, _req, res) => fail(res as ServerResponse, badRequest(`the path ${path} is not a valid URL path`)),
   });
 
+  // Every way out of a request ends in respond() or fail(): an error anywhere (a bug included) is
+  // an answer, never an uncaught exception or an unhandled rejection that would stop the sandbox.
   const run = (route: Route, res: ServerResponse, incoming: Incoming) => {
     try {
       const out = route.run(incoming);
       if (out instanceof Promise) {
-        out.then(
-          (result) => respond(res, route.successStatus, result),
-          (error: unknown) => fail(res, error),
-        );
+        out.then((result) => respond(res, route.successStatus, result)).catch((error: unknown) => fail(res, error));
       } else respond(res, route.successStatus, out);
     } catch (error) {
       fail(res, error);
     }
   };
 
-  const server = http.createServer((req, res) => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse) => {
     const found = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
     if (found === null) return fail(res, notFound());
     const route = found.store as Route | null;
@@ -216,6 +215,13 @@ export function buildServer(options: ServerOptions): SandboxServer {
       }
       run(route, res, incoming);
     });
+  };
+  const server = http.createServer((req, res) => {
+    try {
+      dispatch(req, res);
+    } catch (error) {
+      fail(res, error);
+    }
   });
   // A request Node cannot parse as HTTP still gets the envelope (then the connection closes).
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

@@ -1,6 +1,7 @@
 // Cross-cutting behaviour: routes from the spec, auth and scopes, the error envelope for bad
 // input, control routes, webhooks, concurrency.
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -161,6 +162,99 @@ describe('bad input never gets a 500', () => {
         const r = await h.call(op.method, `${path}?page=-5&per_page=abc&paginate=maybe`, body);
         expect(r.status, `${op.method} ${path}`).toBeLessThan(500);
       }
+    }
+  });
+});
+
+describe('HTTP layer', () => {
+  /**
+   * Writes `text` on a raw connection to the sandbox, then half-closes it (`end`) or drops it
+   * (`destroy`), and returns all it answered.
+   */
+  const rawExchange = (text: string, then: 'end' | 'destroy' = 'end') =>
+    new Promise<string>((done, fail) => {
+      const { hostname, port } = new URL(h.sb.authUrl);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(text, () => (then === 'end' ? socket.end() : setTimeout(() => socket.destroy(), 20)));
+      });
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('close', () => done(answer));
+      socket.on('error', fail);
+    });
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+  it('answers a request that is not HTTP with a 400 envelope, and goes on serving', async () => {
+    const answer = await rawExchange('HELLO SANDBOX\r\n\r\n');
+    expect(answer.startsWith('HTTP/1.1 400 ')).toBe(true);
+    expect(bodyOf(answer)).toMatchObject({ message: 'There was a problem processing your request.', data: null });
+    expect((await h.call('GET', '/sites/123456')).status).toBe(200);
+  });
+
+  it('answers a path with broken percent-encoding with 400, an unknown method or path with 404', async () => {
+    const bad = await h.call('GET', '/sites/%E0%A4%A');
+    expect(bad.status).toBe(400);
+    expect(errorEnvelope(bad).errors?.[0]).toContain('not a valid URL path');
+    for (const [method, path] of [['PROPFIND', '/sites'], ['GET', '/no/such/route'], ['PATCH', '/sites/123456']]) {
+      const r = await h.call(method!, path!);
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(errorEnvelope(r).message).toBe('We could not locate the requested resources.');
+    }
+  });
+
+  it('refuses a chunked body over the limit (no Content-Length to check first)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((done, fail) => {
+      const req = request(`${h.sb.url}/sites/123456/notes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      req.on('error', fail);
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let sent = 0; sent < 2 * 1024 * 1024; sent += chunk.length) req.write(chunk);
+      req.end();
+    });
+    expect(status).toBe(400);
+    expect((await h.call('GET', '/sites/123456/notes')).status).toBe(200);
+  });
+
+  it('survives a client that hangs up in the middle of a body', async () => {
+    const partial = `POST /v1/sites/123456/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"subject":`;
+    expect(await rawExchange(partial, 'destroy')).toBe('');
+    const notes = await h.call('GET', '/sites/123456/notes');
+    expect(notes.status).toBe(200);
+  });
+
+  it('answers a bug with a 500 envelope, reports it to onError, and goes on serving', async () => {
+    const errors: unknown[] = [];
+    const sb = await startSandbox({ speed: 0, onError: (_message, error) => errors.push(error) });
+    try {
+      const token = await sb.token();
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${path.startsWith('/__') ? sb.authUrl : sb.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      // A state no handler expects (a null note): listing notes throws a TypeError.
+      expect((await call('PATCH', '/__sandbox/state', { notes: [null] })).status).toBe(200);
+      const broken = await call('GET', '/sites/123456/notes');
+      expect(broken.status).toBe(500);
+      expect(await broken.json()).toEqual({
+        message: 'An internal error occurred while processing your request. Please try again.',
+        data: null,
+        errors: null,
+      });
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(TypeError);
+      expect((await call('GET', '/sites/123456')).status).toBe(200);
+    } finally {
+      await sb.stop();
     }
   });
 });
