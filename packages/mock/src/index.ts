@@ -279,6 +279,11 @@ function startPrism(spec: string, port: number, options: MockOptions): Promise<C
   if (options.dynamic) args.push('--dynamic');
   if (options.errors) args.push('--errors');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Prism must not outlive the process that started it (one that exits without stop() included):
+  // an orphaned Prism goes on holding its port and burning CPU.
+  const killPrism = () => child.kill('SIGKILL');
+  process.once('exit', killPrism);
+  child.once('exit', () => process.off('exit', killPrism));
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => {

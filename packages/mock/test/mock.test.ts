@@ -1,8 +1,10 @@
 // The mock as a client sees it: /v1 and the auth root, the spec's envelopes, readable errors.
 import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/index.js';
+import { defaultSpecPath, startMock, type RunningMock } from '../src/index.js';
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -95,6 +97,35 @@ describe('startMock', () => {
     const res = await call('/v1/sites', { method: 'PATCH', headers: auth });
     expect(res.status).toBe(405);
     expect(res.body).toMatchObject({ data: null, errors: [expect.stringContaining('PATCH')] });
+  });
+
+  it('takes Prism down with it when its process exits without stop()', async () => {
+    // A copy of the spec under a unique path: the Prism started for it is the only process that
+    // names that path.
+    const dir = mkdtempSync(join(tmpdir(), 'mock-exit-'));
+    const spec = join(dir, 'openapi.json');
+    copyFileSync(defaultSpecPath(), spec);
+    const script = `import { startMock } from ${JSON.stringify(join(__dirname, '..', 'dist', 'index.js'))};
+      await startMock({ port: 0, spec: ${JSON.stringify(spec)} }); console.log('started'); process.exit(0);`;
+    const prismsFor = () =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(spec);
+          } catch {
+            return false; // gone meanwhile
+          }
+        });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(out).toContain('started');
+    expect(code).toBe(0);
+    // SIGKILL is immediate; give the kernel a moment to reap it.
+    for (let i = 0; i < 20 && prismsFor().length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(prismsFor()).toEqual([]);
   });
 
   it('stops: the port no longer answers', async () => {

@@ -41,6 +41,7 @@ else await main();
 // ---- child: one server --------------------------------------------------------------------
 async function serve(target) {
   let info;
+  let stop;
   if (target === 'sandbox') {
     const { startSandbox } = await import('../dist/index.js');
     const sb = await startSandbox({ port: 0, host: HOST, speed: 0 });
@@ -48,7 +49,7 @@ async function serve(target) {
   } else if (target === 'mock') {
     const { startMock } = await import('@hosting-api/mock');
     const mock = await startMock({ port: 0, host: HOST });
-    process.on('disconnect', () => mock.stop().finally(() => process.exit(0)));
+    stop = mock.stop;
     info = { url: mock.baseUrl, token: 'bench' };
   } else if (target === 'bare') {
     // The same bytes (and statuses) the sandbox answered, as fixed bodies.
@@ -71,7 +72,8 @@ async function serve(target) {
     throw new Error(`unknown target ${target}`);
   }
   process.send({ ready: info });
-  process.on('disconnect', () => process.exit(0));
+  // The mock stops its Prism process first (exiting would take it down too, but not as cleanly).
+  process.on('disconnect', () => (stop ? stop().finally(() => process.exit(0)) : process.exit(0)));
 }
 
 // ---- parent: load generator ------------------------------------------------------------------
