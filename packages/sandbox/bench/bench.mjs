@@ -8,9 +8,10 @@
 // Each server runs in a child process of its own (this script forks itself with --serve), so the
 // load generator (autocannon, in this process) and the server under test do not share an event
 // loop; where `taskset` exists and there are two cores or more, they do not share a core either
-// (load generator on core 0, servers on core 1), as when the client is another machine. The servers take turns, one second each, `--duration` rounds per route (see loadRoute).
-// The sandbox is the package's build (dist/): run `pnpm --filter @hosting-api/sandbox build`
-// first. Targets (issue 7): sandbox >= 0.6x the bare server, and far ahead of Prism.
+// (load generator on core 0, servers on core 1), as when the client is another machine. The
+// servers take turns, one second each, `--duration` rounds per route (see loadRoute). The sandbox
+// is the package's build (dist/): run `pnpm --filter @hosting-api/sandbox build` first.
+// Targets (issue 7): sandbox >= 0.6x the bare server, and far ahead of Prism.
 import { fork, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -24,18 +25,25 @@ const HOST = '127.0.0.1';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const { values } = parseArgs({
-  options: {
-    serve: { type: 'string' },
-    duration: { type: 'string', default: '7' },
-    connections: { type: 'string', default: '10' },
-    json: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
+const USAGE = 'Usage: node bench/bench.mjs [--duration ROUNDS (1 s turns, default 7)] [--connections N (default 10)] [--json FILE]';
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      serve: { type: 'string' },
+      duration: { type: 'string', default: '7' },
+      connections: { type: 'string', default: '10' },
+      json: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (error) {
+  console.error(`${error.message}\n${USAGE}`);
+  process.exit(2);
+}
 
 if (values.serve) await serve(values.serve);
-else if (values.help) console.log('Usage: node bench/bench.mjs [--duration SECONDS] [--connections N] [--json FILE]');
+else if (values.help) console.log(USAGE);
 else await main();
 
 // ---- child: one server --------------------------------------------------------------------
@@ -158,7 +166,10 @@ async function main() {
   const { default: autocannon } = await import('autocannon');
   const seconds = Number(values.duration);
   const connections = Number(values.connections);
-  if (!(seconds > 0 && seconds <= 60) || !(connections > 0)) throw new Error('--duration must be 1..60 s, --connections > 0');
+  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 60) || !(Number.isInteger(connections) && connections > 0)) {
+    console.error(`--duration must be a whole number of rounds from 1 to 60 and --connections a whole number above 0 (got ${values.duration} and ${values.connections})`);
+    process.exit(2);
+  }
   const results = {};
   const pinned = pinLoadGenerator();
 
