@@ -1,0 +1,77 @@
+// Types of @hosting-api/openapi/model (index.js). Spec objects are plain JSON: typed loosely.
+/* biome-ignore-all lint/suspicious/noExplicitAny: spec nodes are arbitrary JSON */
+export type Json = any;
+export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
+
+export declare const METHODS: readonly Method[];
+
+export interface Operation {
+  operationId: string;
+  /** Lower-case, as the spec spells it. */
+  method: Method;
+  /** The spec's path template, e.g. `/sites/{site_id}/notes`. */
+  path: string;
+  tags: string[];
+  summary: string;
+  /** `x-client-method`, e.g. `sites.notes.list`. */
+  clientMethod: string | undefined;
+  /** The effective security requirements (the operation's, else the document's). */
+  security: Record<string, string[]>[];
+  /** false for `security: []` (the token operations). */
+  requiresToken: boolean;
+  /** Every scope the effective requirements name (e.g. `authorized`, `owner`). */
+  scopes: string[];
+  /** The first 2xx status. */
+  successStatus: number | undefined;
+  /** Path-item and operation parameters, dereferenced; the operation's win. */
+  parameters: Json[];
+  requestBody: Json | undefined;
+  requestBodyRequired: boolean;
+  requestMediaTypes: string[];
+  /** Dereferenced responses by status. */
+  responses: Record<string, Json>;
+  /** Media types of each response by status (`{'200': ['application/json']}`). */
+  responseMediaTypes: Record<string, string[]>;
+  /** The effective servers (the operation's, the path item's, else the document's). */
+  servers: Json[];
+  /** The first effective server's URL, variables at their defaults, without a trailing `/`. */
+  baseUrl: string;
+  /** Served from servers of its own, not the document's `/v1` base: the token operations. */
+  outsideV1: boolean;
+  /** The dereferenced operation object. */
+  operation: Json;
+  /** The operation object and its path item as in the bundle (`$ref`s kept). */
+  bundled: Json;
+  bundledPathItem: Json;
+}
+
+export interface SpecModel {
+  /** The bundled document as read (`$ref`s kept). Do not modify. */
+  document: Json;
+  /** The same document dereferenced by openapi-core (shared objects; do not modify). */
+  dereferenced: Json;
+  operations: Operation[];
+  /** The operation with this operationId; throws if there is none. */
+  operation(operationId: string): Operation;
+  /** The document's first server, e.g. `https://api.hosting.invalid/v1`. */
+  apiUrl: string;
+  /** The token operations' server (the auth root), e.g. `https://auth.hosting.invalid`. */
+  authUrl: string | undefined;
+  /** Operations served outside `/v1` (`createAccessToken`, `revokeAccessToken`). */
+  tokenOperations: Operation[];
+  /** Their paths (`/auth/token`, `/auth/revoke`). */
+  authPaths: string[];
+  /** `message` of each shared response's example, by component name (`NotFound` → `We could not ...`). */
+  messages: Record<string, string>;
+  /** The `message` of a success (the `Message` schema's example: `Success`). */
+  successMessage: string | undefined;
+}
+
+/** Path of this package's bundled spec (`dist/openapi.json`). */
+export declare function specPath(): string;
+/** A server's URL with its variables at their defaults, without a trailing `/`. */
+export declare function serverUrl(server: Json): string;
+/** Reads a bundled spec (file path, default `specPath()`, or a document) and dereferences it. */
+export declare function loadModel(source?: string | Json): Promise<SpecModel>;
+/** The model of a bundled document and its dereferenced copy (what loadModel does after reading). */
+export declare function buildModel(document: Json, dereferenced: Json): SpecModel;

@@ -1,0 +1,111 @@
+// The one model of the spec that every part of the repo reads: the bundled document, dereferenced
+// by Redocly's openapi-core, as a list of operations plus the rules the spec states (which
+// operations are token operations served outside /v1, the auth root, the shared message texts).
+// Nothing here is a hand-kept list: every fact is read from the document.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Source, bundle, createConfig } from '@redocly/openapi-core';
+
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** Path of the bundled spec of this package (made by its `bundle` script). */
+export const specPath = () => fileURLToPath(new URL('../dist/openapi.json', import.meta.url));
+
+/** A server's URL with its variables set to their defaults, without a trailing `/`. */
+export function serverUrl(server) {
+  let url = server?.url ?? '';
+  for (const [name, v] of Object.entries(server?.variables ?? {})) url = url.replaceAll(`{${name}}`, v.default);
+  return url.replace(/\/$/, '');
+}
+
+/** Reads the bundled spec (a file path, default `specPath()`, or a document object) into the model. */
+export async function loadModel(source = specPath()) {
+  let document;
+  if (typeof source === 'string') {
+    try {
+      document = JSON.parse(readFileSync(source, 'utf8'));
+    } catch (error) {
+      throw new Error(
+        `cannot read the bundled spec ${source} (${error.code ?? error.message}). Bundle it first: pnpm --filter @hosting-api/openapi bundle`,
+      );
+    }
+  } else document = source;
+  const parsed = structuredClone(document);
+  const ref = typeof source === 'string' ? source : '/in-memory/openapi.json';
+  const { bundle: result, problems } = await bundle({
+    doc: { source: new Source(ref, JSON.stringify(parsed)), parsed },
+    config: await createConfig({}),
+    dereference: true,
+  });
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length) throw new Error(`the spec cannot be dereferenced:\n  - ${errors.map((p) => p.message).join('\n  - ')}`);
+  return buildModel(document, result.parsed);
+}
+
+/** The model of a bundled document and its dereferenced copy. */
+export function buildModel(document, dereferenced) {
+  const rootServers = dereferenced.servers ?? [];
+  const operations = [];
+  for (const [path, item] of Object.entries(dereferenced.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const own = op.parameters ?? [];
+      const key = (p) => `${p.in}:${p.name}`;
+      const parameters = [...(item.parameters ?? []).filter((p) => !own.some((o) => key(o) === key(p))), ...own];
+      const ownServers = op.servers ?? item.servers;
+      const servers = ownServers ?? rootServers;
+      const security = op.security ?? dereferenced.security ?? [];
+      const responses = op.responses ?? {};
+      const success = Object.keys(responses).find((code) => /^2\d\d$/.test(code));
+      operations.push({
+        operationId: op.operationId,
+        method,
+        path,
+        tags: op.tags ?? [],
+        summary: op.summary ?? '',
+        clientMethod: op['x-client-method'],
+        security,
+        requiresToken: security.length > 0,
+        scopes: [...new Set(security.flatMap((req) => Object.values(req).flat()))],
+        successStatus: success === undefined ? undefined : Number(success),
+        parameters,
+        requestBody: op.requestBody,
+        requestBodyRequired: op.requestBody?.required === true,
+        requestMediaTypes: Object.keys(op.requestBody?.content ?? {}),
+        responses,
+        responseMediaTypes: Object.fromEntries(Object.entries(responses).map(([c, r]) => [c, Object.keys(r.content ?? {})])),
+        servers,
+        baseUrl: serverUrl(servers[0]),
+        outsideV1: Boolean(ownServers?.length) && serverUrl(ownServers[0]) !== serverUrl(rootServers[0]),
+        operation: op,
+        bundled: document.paths[path][method],
+        bundledPathItem: document.paths[path],
+      });
+    }
+  }
+  const tokenOperations = operations.filter((o) => o.outsideV1);
+  // The message of each shared error response, from its example (`BadRequest` → `There was ...`).
+  const messages = {};
+  for (const [name, response] of Object.entries(dereferenced.components?.responses ?? {})) {
+    const media = response.content?.['application/json'];
+    const example = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+    if (typeof example?.message === 'string') messages[name] = example.message;
+  }
+  return {
+    document,
+    dereferenced,
+    operations,
+    operation(id) {
+      const found = operations.find((o) => o.operationId === id);
+      if (!found) throw new Error(`no operation ${id} in the spec`);
+      return found;
+    },
+    apiUrl: serverUrl(rootServers[0]),
+    authUrl: tokenOperations.length ? tokenOperations[0].baseUrl : undefined,
+    tokenOperations,
+    authPaths: [...new Set(tokenOperations.map((o) => o.path))],
+    messages,
+    successMessage: dereferenced.components?.schemas?.Message?.examples?.[0],
+  };
+}

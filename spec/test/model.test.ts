@@ -1,0 +1,118 @@
+// The spec model (model/index.js): what it reads from a document, on small fixtures and on the spec.
+import { describe, expect, it } from 'vitest';
+import { loadModel, serverUrl } from '../model/index.js';
+
+const fixture = () => ({
+  openapi: '3.1.0',
+  info: { title: 'fixture', version: '1' },
+  servers: [{ url: 'https://{host}/v1/', variables: { host: { default: 'api.example' } } }],
+  security: [{ bearer: [] }],
+  paths: {
+    '/things/{id}': {
+      parameters: [{ $ref: '#/components/parameters/Id' }, { name: 'q', in: 'query', schema: { type: 'string' } }],
+      put: {
+        operationId: 'updateThing',
+        tags: ['Things'],
+        'x-client-method': 'things.update',
+        security: [{ oauth2: ['authorized', 'owner'] }],
+        parameters: [{ name: 'q', in: 'query', schema: { type: 'integer' } }],
+        requestBody: { $ref: '#/components/requestBodies/Thing' },
+        responses: {
+          '202': { description: 'queued', content: { 'application/json': { schema: { type: 'object' } } } },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
+      },
+    },
+    '/token': {
+      servers: [{ url: 'https://auth.example' }],
+      post: { operationId: 'getToken', security: [], responses: { '200': { description: 'ok' } } },
+    },
+  },
+  components: {
+    parameters: { Id: { name: 'id', in: 'path', required: true, schema: { type: 'integer' } } },
+    requestBodies: {
+      Thing: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+    },
+    responses: {
+      NotFound: {
+        description: 'not found',
+        content: { 'application/json': { examples: { NotFound: { value: { message: 'Gone away.' } } } } },
+      },
+    },
+  },
+});
+
+describe('the spec model on a fixture', () => {
+  it('lists each operation with what the spec says about it, $refs followed', async () => {
+    const m = await loadModel(fixture());
+    expect(m.operations.map((o) => `${o.method} ${o.path} ${o.operationId}`)).toEqual([
+      'put /things/{id} updateThing',
+      'post /token getToken',
+    ]);
+    const put = m.operation('updateThing');
+    expect(put).toMatchObject({
+      tags: ['Things'],
+      clientMethod: 'things.update',
+      requiresToken: true,
+      scopes: ['authorized', 'owner'],
+      successStatus: 202,
+      requestBodyRequired: true,
+      requestMediaTypes: ['application/x-www-form-urlencoded'],
+      responseMediaTypes: { '202': ['application/json'], '404': ['application/json'] },
+      baseUrl: 'https://api.example/v1',
+      outsideV1: false,
+    });
+    // Path-item parameters are inherited; the operation's own `q` replaces the path item's.
+    expect(put.parameters.map((p) => `${p.in}:${p.name}:${p.schema.type}`)).toEqual(['path:id:integer', 'query:q:integer']);
+    expect(put.bundled.requestBody).toEqual({ $ref: '#/components/requestBodies/Thing' });
+    expect(() => m.operation('nope')).toThrow('no operation nope');
+  });
+
+  it('finds the token operations by their own servers, and the auth root', async () => {
+    const m = await loadModel(fixture());
+    expect(m.operation('getToken')).toMatchObject({ requiresToken: false, outsideV1: true, successStatus: 200 });
+    expect(m.tokenOperations.map((o) => o.operationId)).toEqual(['getToken']);
+    expect(m.authPaths).toEqual(['/token']);
+    expect(m.apiUrl).toBe('https://api.example/v1');
+    expect(m.authUrl).toBe('https://auth.example');
+  });
+
+  it('reads message texts from the shared responses, and leaves the document as it was', async () => {
+    const doc = fixture();
+    const m = await loadModel(doc);
+    expect(m.messages).toEqual({ NotFound: 'Gone away.' });
+    expect(doc).toEqual(fixture());
+    expect(m.document).toBe(doc);
+  });
+
+  it('says what to fix when the document cannot be read or dereferenced', async () => {
+    await expect(loadModel('/nowhere/openapi.json')).rejects.toThrow(/cannot read the bundled spec .*pnpm --filter @hosting-api\/openapi bundle/);
+    const broken = fixture();
+    broken.paths['/token'].post.responses['200'] = { $ref: '#/components/responses/Missing' } as never;
+    await expect(loadModel(broken)).rejects.toThrow("Can't resolve $ref");
+  });
+
+  it('sets server variables to their defaults', () => {
+    expect(serverUrl({ url: 'https://{a}.{b}/x/', variables: { a: { default: 'one' }, b: { default: 'two' } } })).toBe('https://one.two/x');
+    expect(serverUrl(undefined)).toBe('');
+  });
+});
+
+describe('the spec model on the bundled spec', () => {
+  it('has the two token operations at the auth root, outside /v1, and every other under /v1 with a token', async () => {
+    const m = await loadModel();
+    expect(m.tokenOperations.map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual(['POST /auth/token', 'POST /auth/revoke']);
+    expect(m.tokenOperations.every((o) => !o.requiresToken)).toBe(true);
+    const rest = m.operations.filter((o) => !o.outsideV1);
+    expect(rest).toHaveLength(m.operations.length - 2);
+    expect(rest.every((o) => o.requiresToken && o.baseUrl.endsWith('/v1'))).toBe(true);
+    expect(m.authUrl).not.toMatch(/\/v1$/);
+  });
+
+  it('reads the message texts of the API documentation', async () => {
+    const m = await loadModel();
+    expect(m.messages.BadRequest).toBe('There was a problem processing your request.');
+    expect(m.messages.NotFound).toBe('We could not locate the requested resources.');
+    expect(m.successMessage).toBe('Success');
+  });
+});
