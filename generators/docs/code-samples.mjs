@@ -9,8 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+import { loadModel } from '@hosting-api/openapi/model';
 
 // How a sample makes its client (see packages/client: createClient's options). The client fetches
 // and renews its token itself from the application's client credentials.
@@ -26,21 +25,6 @@ export function clientSetup({ baseUrl, authUrl }) {
   ];
 }
 const TOKEN_ENV = '$HOSTING_API_TOKEN';
-
-/** Follows a local `#/...` $ref (the bundle only has local ones). */
-function deref(spec, node) {
-  let seen = 0;
-  while (node && typeof node === 'object' && typeof node.$ref === 'string') {
-    if (!node.$ref.startsWith('#/') || ++seen > 20) throw new Error(`unsupported $ref ${node.$ref}`);
-    node = node.$ref
-      .slice(2)
-      .split('/')
-      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((obj, key) => obj?.[key], spec);
-  }
-  if (node === undefined) throw new Error('dangling $ref');
-  return node;
-}
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -67,56 +51,24 @@ function shellQuote(text) {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function serverUrl(server) {
-  let url = server?.url ?? '';
-  for (const [name, variable] of Object.entries(server?.variables ?? {})) {
-    url = url.replaceAll(`{${name}}`, variable.default);
-  }
-  return url.replace(/\/$/, '');
-}
-
-function firstExample(spec, media) {
-  if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0];
-  return first === undefined ? undefined : deref(spec, first).value;
-}
-
-/** Everything a sample needs to know about one operation. */
-export function describeOperation(spec, path, pathItem, method) {
-  const op = pathItem[method];
-  const where = `${method.toUpperCase()} ${path}`;
-  const clientMethod = op['x-client-method'];
-  if (!clientMethod) throw new Error(`${where} has no x-client-method`);
-  const params = [...(pathItem.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
-  const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
-    const p = params.find((x) => x.in === 'path' && x.name === name);
+/** Everything a sample needs to know about one operation of the spec model. */
+export function describeOperation(o) {
+  const where = `${o.method.toUpperCase()} ${o.path}`;
+  if (!o.clientMethod) throw new Error(`${where} has no x-client-method`);
+  const pathParams = [...o.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
+    const p = o.parameters.find((x) => x.in === 'path' && x.name === name);
     if (!p || p.example === undefined) throw new Error(`${where}: path parameter ${name} has no example`);
     return { name, value: p.example };
   });
-  const query = params
-    .filter((p) => p.in === 'query' && p.example !== undefined)
-    .map((p) => ({ name: p.name, value: p.example }));
+  const query = o.parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => ({ name: p.name, value: p.example }));
   let body;
-  if (op.requestBody) {
-    const requestBody = deref(spec, op.requestBody);
-    const [mediaType, media] = Object.entries(requestBody.content ?? {})[0] ?? [];
-    const value = media && firstExample(spec, media);
+  if (o.requestBody) {
+    const [mediaType, media] = Object.entries(o.requestBody.content ?? {})[0] ?? [];
+    const value = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
     if (value === undefined) throw new Error(`${where}: request body has no example`);
     body = { mediaType, value };
   }
-  const servers = op.servers ?? pathItem.servers ?? spec.servers;
-  const security = op.security ?? spec.security ?? [];
-  return {
-    operationId: op.operationId,
-    method,
-    path,
-    clientMethod,
-    pathParams,
-    query,
-    body,
-    baseUrl: serverUrl(servers?.[0]),
-    secured: security.length > 0,
-  };
+  return { ...o, pathParams, query, body, secured: o.requiresToken };
 }
 
 /** The lines after the import: the client and the call. */
@@ -153,42 +105,26 @@ export function curlSample(d) {
   return `${lines.join(' \\\n  ')}\n`;
 }
 
-/** The API base and, where some operation has its own server (the token service), the auth root. */
-export function clientUrls(spec) {
-  const baseUrl = serverUrl(spec.servers?.[0]);
-  let authUrl;
-  for (const item of Object.values(spec.paths ?? {})) {
-    for (const method of METHODS) {
-      const servers = item[method]?.servers ?? item.servers;
-      if (item[method] && servers?.length && !authUrl) authUrl = serverUrl(servers[0]);
-    }
-  }
-  return { baseUrl, authUrl };
-}
-
 /**
  * Returns a copy of the spec with x-codeSamples on every operation and the text of the
  * type-check file (each sample in its own block so their `const`s do not collide).
  */
-export function addCodeSamples(spec) {
+export async function addCodeSamples(spec) {
+  const model = await loadModel(spec);
   const out = structuredClone(spec);
   const blocks = [];
-  let count = 0;
-  const urls = clientUrls(out);
-  for (const [path, pathItem] of Object.entries(out.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = pathItem[method];
-      if (!op) continue;
-      const d = describeOperation(out, path, pathItem, method);
-      op['x-codeSamples'] = [
-        { lang: 'TypeScript', label: 'TypeScript', source: tsSample(d, urls) },
-        { lang: 'curl', label: 'curl', source: curlSample(d) },
-      ];
-      const body = tsSampleBody(d, urls).replace(/^(?=.)/gm, '  ');
-      blocks.push(`// ${d.operationId}: ${method.toUpperCase()} ${path}\n{\n${body}\n}`);
-      count++;
-    }
+  // The client's base URL, and the auth root where the token operations have a server of their own.
+  const urls = { baseUrl: model.apiUrl, authUrl: model.authUrl };
+  for (const o of model.operations) {
+    const d = describeOperation(o);
+    out.paths[o.path][o.method]['x-codeSamples'] = [
+      { lang: 'TypeScript', label: 'TypeScript', source: tsSample(d, urls) },
+      { lang: 'curl', label: 'curl', source: curlSample(d) },
+    ];
+    const body = tsSampleBody(d, urls).replace(/^(?=.)/gm, '  ');
+    blocks.push(`// ${d.operationId}: ${o.method.toUpperCase()} ${o.path}\n{\n${body}\n}`);
   }
+  const count = blocks.length;
   const samplesTs = [
     '// Generated by generators/docs/code-samples.mjs from the bundled spec. Do not edit.',
     '// Every TypeScript code sample of the portal, one block each, for `tsc --noEmit`.',
@@ -202,7 +138,7 @@ export function addCodeSamples(spec) {
   return { spec: out, samplesTs, count };
 }
 
-function main(argv) {
+async function main(argv) {
   const here = dirname(fileURLToPath(import.meta.url));
   const root = resolve(here, '../..');
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -227,7 +163,7 @@ Adds x-codeSamples (TypeScript with @hosting-api/client, and curl) to every oper
     console.error(`code-samples: ${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`);
     return 1;
   }
-  const { spec, samplesTs, count } = addCodeSamples(JSON.parse(readFileSync(specPath, 'utf8')));
+  const { spec, samplesTs, count } = await addCodeSamples(JSON.parse(readFileSync(specPath, 'utf8')));
   for (const [file, text] of [[outPath, JSON.stringify(spec, null, 2)], [samplesPath, samplesTs]]) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
@@ -237,10 +173,11 @@ Adds x-codeSamples (TypeScript with @hosting-api/client, and curl) to every oper
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (err) {
-    console.error(`code-samples: ${err.message}`);
-    process.exitCode = 1;
-  }
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (err) => {
+      console.error(`code-samples: ${err.message}`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -51,6 +51,13 @@ export interface SpecModel {
   /** The same document dereferenced by openapi-core (shared objects; do not modify). */
   dereferenced: Json;
   operations: Operation[];
+  /**
+   * A node of the bundled document with its local `$ref`s followed (those inside it kept), for
+   * code that needs component names; everything else reads the dereferenced objects.
+   */
+  follow(node: Json): Json;
+  /** The component name a `$ref` node points at (`#/components/schemas/Note` → `Note`). */
+  refName(node: Json): string | undefined;
   /** The operation with this operationId; throws if there is none. */
   operation(operationId: string): Operation;
   /** The document's first server, e.g. `https://api.hosting.invalid/v1`. */
@@ -71,7 +78,7 @@ export interface SpecModel {
 export declare function specPath(): string;
 /** A server's URL with its variables at their defaults, without a trailing `/`. */
 export declare function serverUrl(server: Json): string;
-/** Reads a bundled spec (file path, default `specPath()`, or a document) and dereferences it. */
+/** Reads a bundled spec (JSON or YAML file, default `specPath()`, or a document) and dereferences it. */
 export declare function loadModel(source?: string | Json): Promise<SpecModel>;
 /** The model of a bundled document and its dereferenced copy (what loadModel does after reading). */
 export declare function buildModel(document: Json, dereferenced: Json): SpecModel;

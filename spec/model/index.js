@@ -4,7 +4,7 @@
 // Nothing here is a hand-kept list: every fact is read from the document.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Source, bundle, createConfig } from '@redocly/openapi-core';
+import { Source, bundle, createConfig, parseYaml } from '@redocly/openapi-core';
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
@@ -18,12 +18,13 @@ export function serverUrl(server) {
   return url.replace(/\/$/, '');
 }
 
-/** Reads the bundled spec (a file path, default `specPath()`, or a document object) into the model. */
+/** Reads a bundled spec (a JSON or YAML file, default `specPath()`, or a document) into the model. */
 export async function loadModel(source = specPath()) {
   let document;
   if (typeof source === 'string') {
     try {
-      document = JSON.parse(readFileSync(source, 'utf8'));
+      const text = readFileSync(source, 'utf8');
+      document = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text);
     } catch (error) {
       throw new Error(
         `cannot read the bundled spec ${source} (${error.code ?? error.message}). Bundle it first: pnpm --filter @hosting-api/openapi bundle`,
@@ -95,6 +96,16 @@ export function buildModel(document, dereferenced) {
   return {
     document,
     dereferenced,
+    follow(node) {
+      for (let seen = 0; typeof node?.$ref === 'string'; seen++) {
+        if (!node.$ref.startsWith('#/') || seen > 20) throw new Error(`cannot follow $ref ${node.$ref}`);
+        const keys = node.$ref.slice(2).split('/').map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+        node = keys.reduce((at, key) => at?.[key], document);
+        if (node === undefined) throw new Error(`$ref ${keys.join('/')} names nothing in the bundle`);
+      }
+      return node;
+    },
+    refName: (node) => (typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : undefined),
     operations,
     operation(id) {
       const found = operations.find((o) => o.operationId === id);

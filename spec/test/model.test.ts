@@ -1,6 +1,6 @@
 // The spec model (model/index.js): what it reads from a document, on small fixtures and on the spec.
 import { describe, expect, it } from 'vitest';
-import { loadModel, serverUrl } from '../model/index.js';
+import { loadModel, serverUrl, specPath } from '../model/index.js';
 
 const fixture = () => ({
   openapi: '3.1.0',
@@ -65,6 +65,12 @@ describe('the spec model on a fixture', () => {
     // Path-item parameters are inherited; the operation's own `q` replaces the path item's.
     expect(put.parameters.map((p) => `${p.in}:${p.name}:${p.schema.type}`)).toEqual(['path:id:integer', 'query:q:integer']);
     expect(put.bundled.requestBody).toEqual({ $ref: '#/components/requestBodies/Thing' });
+    // The bundled nodes keep their $refs; `follow` and `refName` read them.
+    expect(m.refName(put.bundled.requestBody)).toBe('Thing');
+    expect(m.follow(put.bundled.requestBody)).toBe(m.document.components.requestBodies.Thing);
+    expect(m.follow({ $ref: '#/paths/~1things~1{id}/put/operationId' })).toBe('updateThing');
+    expect(() => m.follow({ $ref: '#/components/schemas/Missing' })).toThrow('names nothing');
+    expect(m.follow(put.bundled.responses['202'])).toBe(put.bundled.responses['202']);
     expect(() => m.operation('nope')).toThrow('no operation nope');
   });
 
@@ -107,6 +113,12 @@ describe('the spec model on the bundled spec', () => {
     expect(rest).toHaveLength(m.operations.length - 2);
     expect(rest.every((o) => o.requiresToken && o.baseUrl.endsWith('/v1'))).toBe(true);
     expect(m.authUrl).not.toMatch(/\/v1$/);
+  });
+
+  it('reads the YAML bundle to the same model', async () => {
+    const [json, yaml] = await Promise.all([loadModel(), loadModel(specPath().replace(/json$/, 'yaml'))]);
+    expect(yaml.operations.map((o) => o.operationId)).toEqual(json.operations.map((o) => o.operationId));
+    expect(yaml.dereferenced).toEqual(json.dereferenced);
   });
 
   it('reads the message texts of the API documentation', async () => {

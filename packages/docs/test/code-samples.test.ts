@@ -18,9 +18,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const operations = (s: Spec) =>
   Object.entries(s.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })));
 
-describe('code-samples generator', () => {
-  const result = addCodeSamples(spec) as { spec: Spec; samplesTs: string; count: number };
+const result = (await addCodeSamples(spec)) as { spec: Spec; samplesTs: string; count: number };
 
+describe('code-samples generator', () => {
   it('gives every operation a TypeScript and a curl sample, and leaves its input alone', () => {
     const ops = operations(result.spec);
     expect(result.count).toBe(ops.length);
@@ -55,10 +55,10 @@ describe('code-samples generator', () => {
     expect(result.samplesTs.match(/^import /gm)).toHaveLength(1);
   });
 
-  it('refuses an operation without x-client-method, naming it', () => {
+  it('refuses an operation without x-client-method, naming it', async () => {
     const broken = structuredClone(spec);
     delete (broken.paths['/account']!.get as Partial<Op>)['x-client-method'];
-    expect(() => addCodeSamples(broken)).toThrow('GET /account has no x-client-method');
+    await expect(addCodeSamples(broken)).rejects.toThrow('GET /account has no x-client-method');
   });
 
   it('writes TypeScript literals with quotes escaped and bare keys only where legal', () => {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { createRequire } from 'node:module';
+import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
 
 const require = createRequire(import.meta.url);
 
@@ -33,13 +34,25 @@ export interface RunningMock {
   stop(): Promise<void>;
 }
 
-/** The two token operations live at the auth root, outside /v1. */
-export const AUTH_PATHS = ['/auth/token', '/auth/revoke'];
+/** What the front needs from the spec: where the token operations live, and its message texts. */
+interface Routes {
+  /** Paths of the token operations, served at the auth root outside /v1 (per the spec's servers). */
+  authPaths: string[];
+  /** `POST /auth/token and POST /auth/revoke`. */
+  tokenOperations: string;
+  badRequest: string;
+  notFound: string;
+}
 
-export const MESSAGES = {
-  badRequest: 'There was a problem processing your request.',
-  notFound: 'We could not locate the requested resources.',
-} as const;
+function routesOf(model: SpecModel): Routes {
+  return {
+    authPaths: model.authPaths,
+    tokenOperations: model.tokenOperations.map((o) => `${o.method.toUpperCase()} ${o.path}`).join(' and '),
+    // The shared responses' texts; a spec without them gets the HTTP reason phrase.
+    badRequest: model.messages.BadRequest ?? 'Bad Request',
+    notFound: model.messages.NotFound ?? 'Not Found',
+  };
+}
 
 export function defaultSpecPath(): string {
   if (process.env.HOSTING_API_SPEC) return process.env.HOSTING_API_SPEC;
@@ -57,10 +70,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   if (!existsSync(spec)) {
     throw new Error(`Spec file not found: ${spec}. Run \`pnpm --filter @hosting-api/openapi bundle\` first.`);
   }
+  const routes = routesOf(await loadModel(spec));
   const prismPort = await freePort();
   const prism = await startPrism(spec, prismPort, options);
   const front = http.createServer((req, res) => {
-    handle(req, res, prismPort, options.onRequest).catch((error: unknown) => {
+    handle(req, res, prismPort, routes, options.onRequest).catch((error: unknown) => {
       if (!res.headersSent) send(res, 502, envelope('Mock error', [String(error)]));
       else res.destroy();
     });
@@ -94,27 +108,28 @@ async function handle(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   prismPort: number,
+  routes: Routes,
   onRequest?: (line: string) => void,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://mock');
   const log = (status: number) => onRequest?.(`${method} ${url.pathname}${url.search} → ${status}`);
   let target: string | undefined;
-  if (AUTH_PATHS.includes(url.pathname)) target = url.pathname;
-  else if (url.pathname.startsWith('/v1/') && !AUTH_PATHS.includes(url.pathname.slice(3))) {
+  if (routes.authPaths.includes(url.pathname)) target = url.pathname;
+  else if (url.pathname.startsWith('/v1/') && !routes.authPaths.includes(url.pathname.slice(3))) {
     target = url.pathname.slice(3);
   }
   if (target === undefined) {
     const hint = url.pathname.startsWith('/v1')
-      ? 'The token operations are served at the auth root, outside /v1: POST /auth/token and POST /auth/revoke.'
-      : 'API operations are served under /v1 (for example GET /v1/sites); the token operations at POST /auth/token and POST /auth/revoke.';
+      ? `The token operations are served at the auth root, outside /v1: ${routes.tokenOperations}.`
+      : `API operations are served under /v1 (for example GET /v1/sites); the token operations at ${routes.tokenOperations}.`;
     log(404);
-    send(res, 404, envelope(MESSAGES.notFound, [`No operation at ${method} ${url.pathname}. ${hint}`]));
+    send(res, 404, envelope(routes.notFound, [`No operation at ${method} ${url.pathname}. ${hint}`]));
     return;
   }
   const body = await readBody(req);
   const upstream = await forward(prismPort, method, target + url.search, req.headers, body);
-  const rewritten = rewrite(method, url.pathname, upstream);
+  const rewritten = rewrite(method, url.pathname, upstream, routes);
   log(rewritten.status);
   res.writeHead(rewritten.status, rewritten.headers);
   res.end(rewritten.body);
@@ -164,7 +179,7 @@ interface Violation {
 }
 
 /** Prism's own answers (problem+json) become the API's envelope; everything else passes as is. */
-function rewrite(method: string, path: string, up: Upstream): Upstream {
+function rewrite(method: string, path: string, up: Upstream, routes: Routes): Upstream {
   const type = String(up.headers['content-type'] ?? '');
   if (type.includes('application/problem+json')) {
     let problem: Problem = {};
@@ -175,14 +190,14 @@ function rewrite(method: string, path: string, up: Upstream): Upstream {
     }
     const kind = (problem.type ?? '').split(/[#/]/).pop() ?? '';
     if (kind === 'NO_PATH_MATCHED_ERROR') {
-      return json(up, 404, envelope(MESSAGES.notFound, [`No operation at ${method} ${path} in the API description.`]));
+      return json(up, 404, envelope(routes.notFound, [`No operation at ${method} ${path} in the API description.`]));
     }
     if (kind === 'NO_METHOD_MATCHED_ERROR') {
       return json(up, 405, envelope('Method Not Allowed', [`${path} has no ${method} operation in the API description.`]));
     }
     if (up.status === 422 || kind === 'UNPROCESSABLE_ENTITY') {
       const errors = (problem.validation ?? []).map(describe);
-      return json(up, 400, envelope(MESSAGES.badRequest, errors.length ? errors : [problem.detail ?? 'Invalid request.']));
+      return json(up, 400, envelope(routes.badRequest, errors.length ? errors : [problem.detail ?? 'Invalid request.']));
     }
     return json(up, up.status, envelope(problem.title ?? 'Mock error', [problem.detail ?? kind]));
   }

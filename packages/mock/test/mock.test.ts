@@ -75,7 +75,7 @@ describe('startMock', () => {
 
     const tokenUnderV1 = await call('/v1/auth/token', { method: 'POST' });
     expect(tokenUnderV1.status).toBe(404);
-    expect(tokenUnderV1.body.errors[0]).toContain('outside /v1');
+    expect(tokenUnderV1.body.errors[0]).toContain('outside /v1: POST /auth/token and POST /auth/revoke.');
   });
 
   it('answers an invalid request with a 400 envelope naming the problem', async () => {

@@ -1,42 +1,30 @@
-// Reads the bundled spec (the same file the schemas were generated from) for the tests.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// The spec model of @hosting-api/openapi (the bundle the schemas were generated from), for the tests.
+import { loadModel, type Json } from '@hosting-api/openapi/model';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export type Json = any;
-
-const require = createRequire(import.meta.url);
-export const spec: Json = JSON.parse(
-  readFileSync(require.resolve('@hosting-api/openapi/openapi.json'), 'utf8'),
-);
-
-const VERBS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-/** Follows one local `$ref` (`#/components/<kind>/<name>`). */
-export function deref(obj: Json): Json {
-  if (!obj?.$ref) return obj;
-  const [, , kind, name] = obj.$ref.split('/');
-  return deref(spec.components[kind][name]);
-}
+export type { Json };
+const model = await loadModel();
+/** The bundled document (`$ref`s kept: the tests read component names from them). */
+export const spec: Json = model.document;
+/** A node of the bundle with its `$ref`s followed. */
+export const deref: (node: Json) => Json = model.follow;
 
 export interface Operation {
   id: string;
   method: string;
   path: string;
+  /** The operation as bundled (`$ref`s kept). */
   op: Json;
+  /** Its parameters, path item's included, dereferenced. */
   parameters: Json[];
 }
 
-export const operationsInSpec: Operation[] = Object.entries(spec.paths as Record<string, Json>).flatMap(
-  ([path, item]) =>
-    VERBS.filter((m) => item[m]).map((method) => ({
-      id: item[method].operationId,
-      method,
-      path,
-      op: item[method],
-      parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])].map(deref),
-    })),
-);
+export const operationsInSpec: Operation[] = model.operations.map((o) => ({
+  id: o.operationId,
+  method: o.method,
+  path: o.path,
+  op: o.bundled,
+  parameters: o.parameters,
+}));
 
 /** The JSON (or form) media object of a body or response. */
 export const media = (content: Json): Json =>
