@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { loadModel } from '@hosting-api/openapi/model';
 
 // How a sample makes its client (see packages/client: createClient's options). The client fetches
@@ -138,27 +139,22 @@ export async function addCodeSamples(spec) {
   return { spec: out, samplesTs, count };
 }
 
-async function main(argv) {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const root = resolve(here, '../..');
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(`Usage: node generators/docs/code-samples.mjs [--spec <openapi.json>] [--out <file>] [--samples <file>]
+const USAGE = `Usage: node generators/docs/code-samples.mjs [--spec <openapi.json>] [--out <file>] [--samples <file>]
 
 Adds x-codeSamples (TypeScript with @hosting-api/client, and curl) to every operation.
   --spec     bundled spec to read      (default: spec/dist/openapi.json)
   --out      augmented spec to write   (default: packages/docs/dist/openapi.json)
-  --samples  TypeScript samples file   (default: packages/docs/dist/samples.ts)`);
-    return 0;
-  }
-  const opt = (name, fallback) => {
-    const i = argv.indexOf(name);
-    if (i < 0) return fallback;
-    if (!argv[i + 1]) throw new Error(`${name} needs a value`);
-    return resolve(argv[i + 1]);
-  };
-  const specPath = opt('--spec', join(root, 'spec/dist/openapi.json'));
-  const outPath = opt('--out', join(root, 'packages/docs/dist/openapi.json'));
-  const samplesPath = opt('--samples', join(root, 'packages/docs/dist/samples.ts'));
+  --samples  TypeScript samples file   (default: packages/docs/dist/samples.ts)`;
+
+async function main(argv) {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const options = { spec: {}, out: {}, samples: {}, help: { type: 'boolean', short: 'h' } };
+  for (const name of ['spec', 'out', 'samples']) options[name].type = 'string';
+  const { values } = parseArgs({ args: argv, options });
+  if (values.help) return console.log(USAGE) ?? 0;
+  const specPath = resolve(values.spec ?? join(root, 'spec/dist/openapi.json'));
+  const outPath = resolve(values.out ?? join(root, 'packages/docs/dist/openapi.json'));
+  const samplesPath = resolve(values.samples ?? join(root, 'packages/docs/dist/samples.ts'));
   if (!existsSync(specPath)) {
     console.error(`code-samples: ${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`);
     return 1;
@@ -176,7 +172,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (err) => {
-      console.error(`code-samples: ${err.message}`);
+      console.error(`code-samples: ${err.message}${err.code?.startsWith('ERR_PARSE_ARGS') ? `\n\n${USAGE}` : ''}`);
       process.exitCode = 1;
     },
   );

@@ -1,111 +1,53 @@
 #!/usr/bin/env node
-// Generates @hosting-api/schemas' src/generated/ from the bundled spec with orval's zod client.
+// Generates @hosting-api/schemas' src/generated/ from the spec model with orval's zod client
+// (orval.config.mjs, fed by prepare.mjs), finished by postprocess.mjs.
 //
-//   1. prepare.mjs rewrites a copy of the bundle into what orval 7 can express (see there);
-//   2. orval runs twice: on the operations, and on a synthetic document with one operation per
-//      component schema (orval's zod mode emits per-operation schemas only);
-//   3. postprocess.mjs turns the markers left by step 1 into zod calls, renames the component
-//      exports and writes the operationId lookup (operations.ts).
-//
-// Run from packages/schemas (its `generate` script): orval and the spec resolve from there.
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   node generators/schemas/generate.mjs [--out DIR]   (default DIR: src/generated)
+// Run from packages/schemas (its `generate` script), where orval is installed.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { componentsDocument, operationsDocument } from './prepare.mjs';
-import { finishComponents, finishOperations, writeLookup } from './postprocess.mjs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadModel } from '@hosting-api/openapi/model';
+import { projects } from './orval.config.mjs';
+import { applyMarkers, finishComponents, writeLookup } from './postprocess.mjs';
 
-const HELP = `Usage: node generators/schemas/generate.mjs [--out DIR]
-
-Generates zod schemas from @hosting-api/openapi's dist/openapi.json into DIR
-(default: src/generated of the current package). Run it through the package script:
-  pnpm --filter @hosting-api/schemas generate`;
-
-const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(HELP);
-  process.exit(0);
-}
-const outIndex = args.indexOf('--out');
-const known = outIndex >= 0 ? [outIndex, outIndex + 1] : [];
-if (outIndex >= 0 && !args[outIndex + 1]) {
-  console.error(`--out needs a directory.\n\n${HELP}`);
-  process.exit(2);
-}
-if (args.some((_, i) => !known.includes(i))) {
-  console.error(`Unknown arguments: ${args.filter((_, i) => !known.includes(i)).join(' ')}\n\n${HELP}`);
-  process.exit(2);
-}
-const outDir = resolve(outIndex >= 0 ? args[outIndex + 1] : 'src/generated');
-
-// Resolve from the calling package, which declares orval and @hosting-api/openapi.
-const require = createRequire(join(process.cwd(), 'package.json'));
-let specPath;
-try {
-  specPath = require.resolve('@hosting-api/openapi/openapi.json');
-  readFileSync(specPath);
-} catch {
-  console.error(
-    'Cannot read @hosting-api/openapi/openapi.json. Bundle the spec first:\n' +
-      '  pnpm --filter @hosting-api/openapi bundle\n' +
-      '(and run this from packages/schemas, which depends on @hosting-api/openapi).',
-  );
-  process.exit(1);
-}
-const { generate } = require('orval');
-const spec = JSON.parse(readFileSync(specPath, 'utf8'));
-
-const work = mkdtempSync(join(tmpdir(), 'schemas-gen-'));
-try {
-  const zodOverride = {
-    // Path and query values arrive as strings on a server: coerce numbers only (z.coerce.boolean
-    // would turn "false" into true).
-    coerce: { param: ['number'], query: ['number'] },
-    // RFC 3339 allows offsets (`+02:00`) as well as `Z`.
-    dateTimeOptions: { offset: true },
-  };
-  const run = async (name, doc) => {
-    const input = join(work, `${name}.json`);
-    const target = join(work, `${name}.ts`);
-    writeFileSync(input, JSON.stringify(doc));
-    // orval logs and swallows generation errors, so the output file is checked below.
-    await generate(
-      {
-        input: { target: input },
-        output: {
-          target,
-          client: 'zod',
-          mode: 'single',
-          // orval picks zod 3 or 4 syntax from this file's zod version.
-          packageJson: join(process.cwd(), 'package.json'),
-          override: { header: false, zod: zodOverride },
-        },
-      },
-      process.cwd(),
-    );
-    try {
-      return readFileSync(target, 'utf8');
-    } catch {
-      throw new Error(`orval wrote no ${name} output (see its messages above)`);
+/** Writes endpoints.ts, components.ts and operations.ts of a spec model into outDir. */
+export async function generateSchemas(model, outDir, pkgDir = process.cwd()) {
+  const work = mkdtempSync(join(tmpdir(), 'schemas-gen-'));
+  try {
+    const { generate } = createRequire(join(pkgDir, 'package.json'))('orval');
+    const raw = {};
+    for (const [name, options] of Object.entries(projects(model, work, pkgDir))) {
+      await generate(options, pkgDir); // orval logs and swallows its errors: check the file
+      try {
+        raw[name] = readFileSync(options.output.target, 'utf8');
+      } catch {
+        throw new Error(`orval wrote no ${name} output (see its messages above)`);
+      }
     }
-  };
+    const files = {
+      'endpoints.ts': applyMarkers(raw.endpoints),
+      'components.ts': finishComponents(raw.components, model, pkgDir),
+      'operations.ts': writeLookup(model),
+    };
+    mkdirSync(outDir, { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text);
+    return Object.keys(files);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
 
-  const operationsTs = finishOperations(await run('endpoints', operationsDocument(spec)));
-  const componentsTs = finishComponents(await run('components', componentsDocument(spec)), spec);
-  const lookupTs = writeLookup(spec, operationsTs, componentsTs);
-
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'endpoints.ts'), operationsTs);
-  writeFileSync(join(outDir, 'components.ts'), componentsTs);
-  writeFileSync(join(outDir, 'operations.ts'), lookupTs);
-  const lines = (s) => s.split('\n').length;
-  console.log(
-    `schemas: wrote ${outDir} (endpoints.ts ${lines(operationsTs)} lines, components.ts ` +
-      `${lines(componentsTs)} lines, operations.ts ${lines(lookupTs)} lines)`,
-  );
-} catch (error) {
-  console.error(`schemas: generation failed: ${error instanceof Error ? error.message : error}`);
-  process.exitCode = 1;
-} finally {
-  rmSync(work, { recursive: true, force: true });
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    const outDir = resolve(parseArgs({ options: { out: { type: 'string' } } }).values.out ?? 'src/generated');
+    const written = await generateSchemas(await loadModel(), outDir);
+    console.log(`schemas: wrote ${written.join(', ')} into ${outDir}`);
+  } catch (error) {
+    console.error(`schemas: generation failed: ${error.message}\nUsage: node generators/schemas/generate.mjs [--out DIR]`);
+    process.exitCode = 1;
+  }
 }

@@ -1,4 +1,5 @@
-// Rewrites a copy of the bundled spec into input that orval 7's zod client renders correctly.
+// orval's input transformers (see orval.config.mjs): the spec model's dereferenced operations and
+// component schemas, rewritten into what orval 7's zod client renders correctly.
 // Each rewrite below is a place where orval 7.13 gets the spec wrong (read in
 // @orval/zod/dist/index.js and checked on this spec's output):
 //
@@ -22,26 +23,20 @@
 // postprocess.mjs replaces those calls with `.int()`, `.strict()`, `.loose()` or, for `bool`, a
 // union of `zod.boolean()` and `zod.stringbool()`.
 //
-// Operations
-// - path-item-level `parameters` are ignored (only the operation's own are read) → copied down
+// Operations (orval reads everything dereferenced for zod, so it gets the dereferenced spec)
+// - path-item-level `parameters` are ignored (only the operation's own are read) → the model's
 // - only `application/json` and `multipart/form-data` bodies are read; the token operations take
 //   `application/x-www-form-urlencoded`                                → schema moved to JSON
 // - only `responses['200']` is read; 201/202 successes are lost        → moved to '200'
-// `webhooks` are dropped (orval ignores them), and so are `servers`: orval's validator wrongly
-// rejects 3.1 server variables (`must NOT have unevaluated properties`) and zod needs none.
+// The documents keep no `webhooks` (orval ignores them) and no `servers` (zod needs none; orval's
+// validator wrongly rejects 3.1 server variables, so orval.config.mjs turns it off).
 
 export const MARK = { int: '__int__', strict: '__strict__', loose: '__loose__', bool: '__bool__' };
 export const CATCHALL = '__catchall__';
-const VERBS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-
-const refName = (ref) => ref.split('/').pop();
-const resolve = (doc, obj, kind) =>
-  obj && obj.$ref ? doc.components[kind][refName(obj.$ref)] : obj;
-
 const fixed = new WeakSet(); // a schema object reached twice is rewritten once
 
 export function fixSchema(s) {
-  if (!s || typeof s !== 'object' || s.$ref || fixed.has(s)) return;
+  if (!s || typeof s !== 'object' || fixed.has(s)) return;
   fixed.add(s);
   if (s.allOf) throw new Error('allOf in the spec: orval renders it as .and() and loses required');
   delete s.default;
@@ -57,15 +52,8 @@ export function fixSchema(s) {
     if (description !== undefined) s.description = description;
     s.anyOf = type.map((t) => (t === 'null' ? { type: 'null' } : { ...rest, type: t }));
   }
-  for (const sub of [
-    ...Object.values(s.properties ?? {}),
-    ...(s.anyOf ?? []),
-    ...(s.oneOf ?? []),
-    ...(s.allOf ?? []),
-    ...(s.prefixItems ?? []),
-    s.items,
-    s.additionalProperties,
-  ])
+  const { properties = {}, anyOf = [], oneOf = [], prefixItems = [] } = s;
+  for (const sub of [...Object.values(properties), ...anyOf, ...oneOf, ...prefixItems, s.items, s.additionalProperties])
     fixSchema(sub);
 
   if (nonNull.length > 1) return;
@@ -78,106 +66,54 @@ export function fixSchema(s) {
       s.properties[CATCHALL] = extra;
       s.required = [...(s.required ?? []), CATCHALL];
       delete s.additionalProperties;
-    } else if ((extra && typeof extra === 'object') || (extra === true && !s.properties)) {
       // orval renders a bare map (also `additionalProperties: true` without properties) as
       // zod.record(zod.string(), ...): right as it is, and a record has no `.loose()`.
-    } else s.pattern = MARK.loose;
+    } else if (!(typeof extra === 'object' || (extra === true && !s.properties))) s.pattern = MARK.loose;
   }
-}
-
-function fixContent(content) {
-  for (const media of Object.values(content ?? {})) fixSchema(media.schema);
-}
-
-function fixComponents(doc) {
-  const c = doc.components ?? {};
-  for (const schema of Object.values(c.schemas ?? {})) fixSchema(schema);
-  for (const p of Object.values(c.parameters ?? {})) fixSchema(p.schema);
-  for (const b of Object.values(c.requestBodies ?? {})) fixContent(b.content);
-  for (const r of Object.values(c.responses ?? {})) fixContent(r.content);
-}
-
-function withoutServers(doc) {
-  delete doc.webhooks;
-  delete doc.servers;
-  for (const item of Object.values(doc.paths ?? {})) {
-    delete item.servers;
-    for (const verb of VERBS) if (item[verb]) delete item[verb].servers;
-  }
-  return doc;
-}
-
-/** The first 2xx status of an operation, or undefined. */
-export function successStatus(op) {
-  return Object.keys(op.responses ?? {}).find((code) => /^2\d\d$/.test(code));
 }
 
 /** The schema of a body or response: the JSON one, else the form one. */
-export function bodySchema(content) {
-  return (content?.['application/json'] ?? content?.['application/x-www-form-urlencoded'])?.schema;
-}
-
-/** The operations, rewritten for orval (see the header). */
-export function operationsDocument(spec) {
-  const doc = withoutServers(structuredClone(spec));
-  fixComponents(doc);
-  for (const item of Object.values(doc.paths ?? {})) {
-    const shared = item.parameters ?? [];
-    delete item.parameters;
-    for (const verb of VERBS) {
-      const op = item[verb];
-      if (!op) continue;
-      const own = op.parameters ?? [];
-      const key = (p) => {
-        const r = resolve(doc, p, 'parameters');
-        return `${r.in}:${r.name}`;
-      };
-      const ownKeys = new Set(own.map(key));
-      op.parameters = [...shared.filter((p) => !ownKeys.has(key(p))), ...own];
-      for (const p of op.parameters.map((p) => resolve(doc, p, 'parameters'))) {
-        fixSchema(p.schema);
-        if (p.in !== 'cookie' && [p.schema?.type].flat().includes('boolean')) p.schema.pattern = MARK.bool;
-      }
-
-      if (op.requestBody) {
-        const body = resolve(doc, op.requestBody, 'requestBodies');
-        const schema = bodySchema(body.content);
-        if (schema) {
-          fixSchema(schema);
-          op.requestBody = { required: body.required, content: { 'application/json': { schema } } };
-        }
-      }
-      for (const r of Object.values(op.responses ?? {})) fixContent(resolve(doc, r, 'responses').content);
-      const ok = successStatus(op);
-      if (ok && ok !== '200') {
-        op.responses['200'] = op.responses[ok];
-        delete op.responses[ok];
-      }
-    }
-  }
-  return doc;
-}
+export const bodySchema = (content) => (content?.['application/json'] ?? content?.['application/x-www-form-urlencoded'])?.schema;
 
 /** The component name orval's synthetic operation for schema `name` gets. */
 export const componentOperationId = (name) => `component${name}`;
 
+const documentOf = (model, paths) => ({ openapi: model.document.openapi, info: model.document.info, paths });
+
+/** The operations of the spec model (`@hosting-api/openapi/model`), rewritten for orval. */
+export function operationsDocument(model) {
+  const paths = {};
+  for (const o of model.operations) {
+    const { operationId, summary, description, parameters, requestBody, responses } = { ...o.operation, ...o };
+    const op = structuredClone({ operationId, summary, description, parameters, requestBody, responses });
+    for (const p of op.parameters) {
+      fixSchema(p.schema);
+      if (p.in !== 'cookie' && [p.schema?.type].flat().includes('boolean')) p.schema.pattern = MARK.bool;
+    }
+    const body = bodySchema(op.requestBody?.content);
+    if (body) op.requestBody = { required: op.requestBody.required, content: { 'application/json': { schema: body } } };
+    for (const media of [op.requestBody, ...Object.values(op.responses)].flatMap((r) => Object.values(r?.content ?? {})))
+      fixSchema(media.schema);
+    const ok = String(o.successStatus);
+    if (o.successStatus !== undefined && ok !== '200') {
+      op.responses['200'] = op.responses[ok];
+      delete op.responses[ok];
+    }
+    (paths[o.path] ??= {})[o.method] = op;
+  }
+  return documentOf(model, paths);
+}
+
 /** One GET operation per component schema, whose 200 response is that schema. */
-export function componentsDocument(spec) {
-  const doc = withoutServers(structuredClone(spec));
-  fixComponents(doc);
-  doc.paths = {};
-  for (const name of Object.keys(doc.components?.schemas ?? {})) {
-    doc.paths[`/__components/${name}`] = {
-      get: {
-        operationId: componentOperationId(name),
-        responses: {
-          200: {
-            description: name,
-            content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
-          },
-        },
-      },
+export function componentsDocument(model) {
+  const paths = {};
+  for (const [name, component] of Object.entries(model.dereferenced.components?.schemas ?? {})) {
+    const schema = structuredClone(component);
+    fixSchema(schema);
+    const content = { 'application/json': { schema } };
+    paths[`/__components/${name}`] = {
+      get: { operationId: componentOperationId(name), responses: { 200: { description: name, content } } },
     };
   }
-  return doc;
+  return documentOf(model, paths);
 }
