@@ -61,7 +61,9 @@ export function describeOperation(o) {
     if (!p || p.example === undefined) throw new Error(`${where}: path parameter ${name} has no example`);
     return { name, value: p.example };
   });
-  const query = o.parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => ({ name: p.name, value: p.example }));
+  const query = o.parameters
+    .filter((p) => p.in === 'query' && p.example !== undefined)
+    .map((p) => ({ name: p.name, value: p.example }));
   let body;
   if (o.requestBody) {
     const [mediaType, media] = Object.entries(o.requestBody.content ?? {})[0] ?? [];
@@ -76,7 +78,11 @@ export function describeOperation(o) {
 export function tsSampleBody(d, urls) {
   const args = d.pathParams.map((p) => tsLiteral(p.value));
   // Path parameters are positional; the query parameters or the body form the one params object.
-  const paramsObject = d.body ? d.body.value : d.query.length ? Object.fromEntries(d.query.map((q) => [q.name, q.value])) : undefined;
+  const paramsObject = d.body
+    ? d.body.value
+    : d.query.length
+      ? Object.fromEntries(d.query.map((q) => [q.name, q.value]))
+      : undefined;
   if (paramsObject !== undefined) args.push(tsLiteral(paramsObject));
   let call = `await client.${d.clientMethod}(${args.join(', ')})`;
   if (call.length > 90 && args.length > 1 && !args.some((a) => a.includes('\n'))) {
@@ -90,9 +96,15 @@ export function tsSample(d, urls) {
 }
 
 export function curlSample(d) {
-  let url = d.baseUrl + d.path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(d.pathParams.find((p) => p.name === name).value)));
+  let url =
+    d.baseUrl +
+    d.path.replace(/\{([^}]+)\}/g, (_, name) =>
+      encodeURIComponent(String(d.pathParams.find((p) => p.name === name).value)),
+    );
   if (d.query.length) {
-    const qs = new URLSearchParams(d.query.map((q) => [q.name, typeof q.value === 'object' ? JSON.stringify(q.value) : String(q.value)]));
+    const qs = new URLSearchParams(
+      d.query.map((q) => [q.name, typeof q.value === 'object' ? JSON.stringify(q.value) : String(q.value)]),
+    );
     url += `?${qs}`;
   }
   const lines = [`curl -X ${d.method.toUpperCase()} ${shellQuote(url)}`];
@@ -156,15 +168,22 @@ async function main(argv) {
   const outPath = resolve(values.out ?? join(root, 'packages/docs/dist/openapi.json'));
   const samplesPath = resolve(values.samples ?? join(root, 'packages/docs/dist/samples.ts'));
   if (!existsSync(specPath)) {
-    console.error(`code-samples: ${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`);
+    console.error(
+      `code-samples: ${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`,
+    );
     return 1;
   }
   const { spec, samplesTs, count } = await addCodeSamples(JSON.parse(readFileSync(specPath, 'utf8')));
-  for (const [file, text] of [[outPath, JSON.stringify(spec, null, 2)], [samplesPath, samplesTs]]) {
+  for (const [file, text] of [
+    [outPath, JSON.stringify(spec, null, 2)],
+    [samplesPath, samplesTs],
+  ]) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }
-  console.log(`code-samples: ${count} operations → ${relative(process.cwd(), outPath)}, ${relative(process.cwd(), samplesPath)}`);
+  console.log(
+    `code-samples: ${count} operations → ${relative(process.cwd(), outPath)}, ${relative(process.cwd(), samplesPath)}`,
+  );
   return 0;
 }
 

@@ -47,7 +47,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const written = await generateSchemas(await loadModel(), outDir);
     console.log(`schemas: wrote ${written.join(', ')} into ${outDir}`);
   } catch (error) {
-    console.error(`schemas: generation failed: ${error.message}\nUsage: node generators/schemas/generate.mjs [--out DIR]`);
+    console.error(
+      `schemas: generation failed: ${error.message}\nUsage: node generators/schemas/generate.mjs [--out DIR]`,
+    );
     process.exitCode = 1;
   }
 }

@@ -73,7 +73,8 @@ export function fixSchema(s) {
 }
 
 /** The schema of a body or response: the JSON one, else the form one. */
-export const bodySchema = (content) => (content?.['application/json'] ?? content?.['application/x-www-form-urlencoded'])?.schema;
+export const bodySchema = (content) =>
+  (content?.['application/json'] ?? content?.['application/x-www-form-urlencoded'])?.schema;
 
 /** The component name orval's synthetic operation for schema `name` gets. */
 export const componentOperationId = (name) => `component${name}`;
@@ -92,14 +93,16 @@ export function operationsDocument(model) {
     }
     const body = bodySchema(op.requestBody?.content);
     if (body) op.requestBody = { required: op.requestBody.required, content: { 'application/json': { schema: body } } };
-    for (const media of [op.requestBody, ...Object.values(op.responses)].flatMap((r) => Object.values(r?.content ?? {})))
+    for (const media of [op.requestBody, ...Object.values(op.responses)].flatMap((r) =>
+      Object.values(r?.content ?? {}),
+    ))
       fixSchema(media.schema);
     const ok = String(o.successStatus);
     if (o.successStatus !== undefined && ok !== '200') {
       op.responses['200'] = op.responses[ok];
       delete op.responses[ok];
     }
-    (paths[o.path] ??= {})[o.method] = op;
+    paths[o.path] = { ...paths[o.path], [o.method]: op };
   }
   return documentOf(model, paths);
 }

@@ -4,7 +4,7 @@
 // Nothing here is a hand-kept list: every fact is read from the document.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Source, bundle, createConfig, parseYaml } from '@redocly/openapi-core';
+import { bundle, createConfig, parseYaml, Source } from '@redocly/openapi-core';
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
@@ -39,7 +39,8 @@ export async function loadModel(source = specPath()) {
     dereference: true,
   });
   const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length) throw new Error(`the spec cannot be dereferenced:\n  - ${errors.map((p) => p.message).join('\n  - ')}`);
+  if (errors.length)
+    throw new Error(`the spec cannot be dereferenced:\n  - ${errors.map((p) => p.message).join('\n  - ')}`);
   return buildModel(document, result.parsed);
 }
 
@@ -75,7 +76,9 @@ export function buildModel(document, dereferenced) {
         requestBodyRequired: op.requestBody?.required === true,
         requestMediaTypes: Object.keys(op.requestBody?.content ?? {}),
         responses,
-        responseMediaTypes: Object.fromEntries(Object.entries(responses).map(([c, r]) => [c, Object.keys(r.content ?? {})])),
+        responseMediaTypes: Object.fromEntries(
+          Object.entries(responses).map(([c, r]) => [c, Object.keys(r.content ?? {})]),
+        ),
         servers,
         baseUrl: serverUrl(servers[0]),
         outsideV1: Boolean(ownServers?.length) && serverUrl(ownServers[0]) !== serverUrl(rootServers[0]),
@@ -99,7 +102,10 @@ export function buildModel(document, dereferenced) {
     follow(node) {
       for (let seen = 0; typeof node?.$ref === 'string'; seen++) {
         if (!node.$ref.startsWith('#/') || seen > 20) throw new Error(`cannot follow $ref ${node.$ref}`);
-        const keys = node.$ref.slice(2).split('/').map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+        const keys = node.$ref
+          .slice(2)
+          .split('/')
+          .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
         node = keys.reduce((at, key) => at?.[key], document);
         if (node === undefined) throw new Error(`$ref ${keys.join('/')} names nothing in the bundle`);
       }

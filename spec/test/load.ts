@@ -1,5 +1,5 @@
 // The spec model (model/index.js) of the bundled document (spec/dist/openapi.json, made by `bundle`).
-import { loadModel, type Json } from '../model/index.js';
+import { type Json, loadModel } from '../model/index.js';
 
 export type { Json };
 export const model = await loadModel();

@@ -63,7 +63,10 @@ describe('the spec model on a fixture', () => {
       outsideV1: false,
     });
     // Path-item parameters are inherited; the operation's own `q` replaces the path item's.
-    expect(put.parameters.map((p) => `${p.in}:${p.name}:${p.schema.type}`)).toEqual(['path:id:integer', 'query:q:integer']);
+    expect(put.parameters.map((p) => `${p.in}:${p.name}:${p.schema.type}`)).toEqual([
+      'path:id:integer',
+      'query:q:integer',
+    ]);
     expect(put.bundled.requestBody).toEqual({ $ref: '#/components/requestBodies/Thing' });
     // The bundled nodes keep their $refs; `follow` and `refName` read them.
     expect(m.refName(put.bundled.requestBody)).toBe('Thing');
@@ -92,14 +95,18 @@ describe('the spec model on a fixture', () => {
   });
 
   it('says what to fix when the document cannot be read or dereferenced', async () => {
-    await expect(loadModel('/nowhere/openapi.json')).rejects.toThrow(/cannot read the bundled spec .*pnpm --filter @hosting-api\/openapi bundle/);
+    await expect(loadModel('/nowhere/openapi.json')).rejects.toThrow(
+      /cannot read the bundled spec .*pnpm --filter @hosting-api\/openapi bundle/,
+    );
     const broken = fixture();
     broken.paths['/token'].post.responses['200'] = { $ref: '#/components/responses/Missing' } as never;
     await expect(loadModel(broken)).rejects.toThrow("Can't resolve $ref");
   });
 
   it('sets server variables to their defaults', () => {
-    expect(serverUrl({ url: 'https://{a}.{b}/x/', variables: { a: { default: 'one' }, b: { default: 'two' } } })).toBe('https://one.two/x');
+    expect(serverUrl({ url: 'https://{a}.{b}/x/', variables: { a: { default: 'one' }, b: { default: 'two' } } })).toBe(
+      'https://one.two/x',
+    );
     expect(serverUrl(undefined)).toBe('');
   });
 });
@@ -107,7 +114,10 @@ describe('the spec model on a fixture', () => {
 describe('the spec model on the bundled spec', () => {
   it('has the two token operations at the auth root, outside /v1, and every other under /v1 with a token', async () => {
     const m = await loadModel();
-    expect(m.tokenOperations.map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual(['POST /auth/token', 'POST /auth/revoke']);
+    expect(m.tokenOperations.map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual([
+      'POST /auth/token',
+      'POST /auth/revoke',
+    ]);
     expect(m.tokenOperations.every((o) => !o.requiresToken)).toBe(true);
     const rest = m.operations.filter((o) => !o.outsideV1);
     expect(rest).toHaveLength(m.operations.length - 2);

@@ -1,10 +1,10 @@
 // What lint cannot check: the seed's operations are all here, the conventions hold across the
 // whole document, and every example validates against its schema (JSON Schema 2020-12).
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { doc, model, operations, type Json } from './load';
+import { describe, expect, it } from 'vitest';
+import { doc, type Json, model, operations } from './load';
 
 const seedOperations = readFileSync(new URL('./seed-operations.txt', import.meta.url), 'utf8')
   .split('\n')
@@ -14,7 +14,10 @@ const seedOperations = readFileSync(new URL('./seed-operations.txt', import.meta
     return { method: method!.toLowerCase(), path: path!, status: status! };
   });
 
-const successStatus = (op: Json) => Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s)).sort()[0];
+const successStatus = (op: Json) =>
+  Object.keys(op.responses)
+    .filter((s) => /^2\d\d$/.test(s))
+    .sort()[0];
 
 function jsonMediaTypes() {
   return operations.flatMap(({ method, path, op }) =>
@@ -57,7 +60,11 @@ describe('naming conventions', () => {
     expect(names.every((n) => typeof n === 'string' && /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/.test(n))).toBe(true);
     expect(new Set(names).size).toBe(names.length);
     // A group cannot also be a method: `sites.git` and `sites.git.deploy` would collide in the client.
-    for (const name of names) expect(names.some((other) => other.startsWith(`${name}.`)), name).toBe(false);
+    for (const name of names)
+      expect(
+        names.some((other) => other.startsWith(`${name}.`)),
+        name,
+      ).toBe(false);
   });
 
   it('uses one name per path template and {site_id} for the site everywhere', () => {
@@ -95,7 +102,12 @@ describe('responses', () => {
       const schema = media.schema;
       expect(schema.type, where).toBe('object');
       expect(schema.additionalProperties, where).toBe(false);
-      expect(Object.keys(schema.properties).sort().filter((k) => k !== 'page'), where).toEqual(['data', 'errors', 'message']);
+      expect(
+        Object.keys(schema.properties)
+          .sort()
+          .filter((k) => k !== 'page'),
+        where,
+      ).toEqual(['data', 'errors', 'message']);
       expect(schema.required, where).toEqual(expect.arrayContaining(['message', 'data', 'errors']));
     }
   });
@@ -122,7 +134,9 @@ describe('responses', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     const check = (where: string, media: Json) => {
-      const examples = media.examples ? Object.values(media.examples as Json).map((e: Json) => e.value) : [media.example];
+      const examples = media.examples
+        ? Object.values(media.examples as Json).map((e: Json) => e.value)
+        : [media.example];
       expect(examples.length, where).toBeGreaterThan(0);
       const validate = ajv.compile(media.schema);
       for (const example of examples) {

@@ -20,7 +20,9 @@ Reads spec/dist/openapi.json and writes packages/docs/dist/{openapi.json,samples
   process.exit(0);
 }
 if (!existsSync(specPath)) {
-  console.error('docs: spec/dist/openapi.json not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle');
+  console.error(
+    'docs: spec/dist/openapi.json not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle',
+  );
   process.exit(1);
 }
 
@@ -36,19 +38,29 @@ const run = (cmd, args) => {
 
 run(process.execPath, [
   join(root, 'generators/docs/code-samples.mjs'),
-  '--spec', specPath,
-  '--out', join(dist, 'openapi.json'),
-  '--samples', join(dist, 'samples.ts'),
+  '--spec',
+  specPath,
+  '--out',
+  join(dist, 'openapi.json'),
+  '--samples',
+  join(dist, 'samples.ts'),
 ]);
 
 const redocly = createRequire(join(pkgDir, 'package.json')).resolve('@redocly/cli/bin/cli.js');
 run(process.execPath, [
-  redocly, 'build-docs', 'dist/openapi.json',
+  redocly,
+  'build-docs',
+  'dist/openapi.json',
   '--inlineBundle',
-  '--config', 'redocly.yaml',
-  '--title', 'Hosting Platform Management API v1',
-  '-o', 'dist/index.html',
+  '--config',
+  'redocly.yaml',
+  '--title',
+  'Hosting Platform Management API v1',
+  '-o',
+  'dist/index.html',
 ]);
 
 const kib = (statSync(join(dist, 'index.html')).size / 1024).toFixed(0);
-console.log(`docs: ${relative(root, join(dist, 'index.html'))} (${kib} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `docs: ${relative(root, join(dist, 'index.html'))} (${kib} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

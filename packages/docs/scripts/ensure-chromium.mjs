@@ -23,7 +23,9 @@ export function ensureChromium() {
     return { skip: `${DEFAULT_PATH} not found and apt-get is not available: install Chromium and set CHROMIUM_PATH` };
   }
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    return { skip: `${DEFAULT_PATH} not found and not root: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH)` };
+    return {
+      skip: `${DEFAULT_PATH} not found and not root: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
+    };
   }
   const install = ['install', '-y', '--no-install-recommends', 'chromium'];
   let r = apt(install);

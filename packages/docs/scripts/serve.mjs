@@ -24,7 +24,12 @@ if (!existsSync(join(dist, 'index.html'))) {
   process.exit(1);
 }
 
-const types = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.png': 'image/png', '.ts': 'text/plain; charset=utf-8' };
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.ts': 'text/plain; charset=utf-8',
+};
 const server = createServer((req, res) => {
   const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
   let file = normalize(join(dist, urlPath));

@@ -16,7 +16,9 @@ const specPath = join(import.meta.dirname, '../../../spec/dist/openapi.json');
 const spec = JSON.parse(readFileSync(specPath, 'utf8')) as Spec;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const operations = (s: Spec) =>
-  Object.entries(s.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })));
+  Object.entries(s.paths).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })),
+  );
 
 const result = (await addCodeSamples(spec)) as { spec: Spec; samplesTs: string; count: number };
 
@@ -41,7 +43,9 @@ describe('code-samples generator', () => {
 
   it('writes curl with the example path and query values, and a bearer token where the operation is secured', () => {
     const list = result.spec.paths['/sites/{site_id}/notes']!.get!['x-codeSamples']![1]!.source;
-    expect(list).toMatch(/^curl -X GET 'https:\/\/api\.hosting\.invalid\/v1\/sites\/123456\/notes\?page=\d+&per_page=\d+'/);
+    expect(list).toMatch(
+      /^curl -X GET 'https:\/\/api\.hosting\.invalid\/v1\/sites\/123456\/notes\?page=\d+&per_page=\d+'/,
+    );
     expect(list).toContain('-H "Authorization: Bearer $HOSTING_API_TOKEN"');
     const token = result.spec.paths['/auth/token']!.post!['x-codeSamples']![1]!.source;
     expect(token).toMatch(/^curl -X POST 'https:\/\/auth\.hosting\.invalid\/auth\/token'/);
@@ -72,7 +76,9 @@ describe('code-samples generator', () => {
       writeFileSync(specFile, JSON.stringify(result.spec));
       writeFileSync(join(work, 'redocly.yaml'), 'telemetry: off\nextends: [recommended]\n');
       const cli = createRequire(join(import.meta.dirname, '../package.json')).resolve('@redocly/cli/bin/cli.js');
-      const r = spawnSync(process.execPath, [cli, 'lint', specFile, '--config', join(work, 'redocly.yaml')], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [cli, 'lint', specFile, '--config', join(work, 'redocly.yaml')], {
+        encoding: 'utf8',
+      });
       expect(`${r.stdout}${r.stderr}`).toContain('Your API description is valid');
       expect(r.status).toBe(0);
     } finally {

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs script without types
 import { ensureChromium } from '../scripts/ensure-chromium.mjs';
@@ -36,11 +36,20 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   const external: { url: string; type: string }[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(portal)) throw new Error('packages/docs/dist/index.html not found: build the portal first (pnpm docs)');
+    if (!existsSync(portal))
+      throw new Error('packages/docs/dist/index.html not found: build the portal first (pnpm docs)');
     spec = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8')) as Spec;
     browser = await chromium.launch({
       executablePath: chromiumPath.path,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     // The portal must work offline: anything that is not the file itself is refused and recorded.
@@ -51,7 +60,10 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
       return route.abort();
     });
     await page.goto(pathToFileURL(portal).href);
-    await page.locator('[data-component-name="Menu/MenuItem"].menu-item-type-group').first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-component-name="Menu/MenuItem"].menu-item-type-group')
+      .first()
+      .waitFor({ timeout: 60_000 });
   });
 
   afterAll(async () => {
@@ -77,7 +89,18 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
 
   it('shows the non-endpoint parts of the seed as front-page sections', async () => {
     const headings = [...spec.info.description.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
-    expect(headings).toEqual(expect.arrayContaining(['Conventions', 'Response envelope', 'Pagination', 'Authentication', 'Events', 'Errors', 'Limits', 'Versioning']));
+    expect(headings).toEqual(
+      expect.arrayContaining([
+        'Conventions',
+        'Response envelope',
+        'Pagination',
+        'Authentication',
+        'Events',
+        'Errors',
+        'Limits',
+        'Versioning',
+      ]),
+    );
     for (const heading of headings) {
       await expect(page.locator('h2', { hasText: heading }).first().isVisible()).resolves.toBe(true);
     }
@@ -85,7 +108,11 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
 
   it('lists every tag with exactly its operations, as many as the spec has', async () => {
     const expected = operationsByTag();
-    const webhookIds = new Set(Object.values(spec.webhooks ?? {}).flatMap((item) => Object.values(item).map((op) => op.operationId.toLowerCase())));
+    const webhookIds = new Set(
+      Object.values(spec.webhooks ?? {}).flatMap((item) =>
+        Object.values(item).map((op) => op.operationId.toLowerCase()),
+      ),
+    );
     const groups = page.locator('[data-component-name="Menu/MenuItem"].menu-item-type-group');
     const seen = new Map<string, number>();
     for (let i = 0; i < (await groups.count()); i++) {
@@ -109,9 +136,12 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     // Follow the sidebar link of the operation, as a reader would.
     await page.locator('.menu-item-type-group a', { hasText: 'Notes' }).first().click();
     await page.locator(`.menu-item-type-operation a[href$="/${op.operationId.toLowerCase()}"]`).click();
-    const code = page.locator('[data-component-name="CodeBlock/CodeBlock"]', { hasText: `client.${op['x-client-method']}(` });
+    const code = page.locator('[data-component-name="CodeBlock/CodeBlock"]', {
+      hasText: `client.${op['x-client-method']}(`,
+    });
     await code.first().waitFor({ timeout: 20_000 });
     await expect(code.first().isVisible()).resolves.toBe(true);
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's locator.innerText(), not the DOM property
     await expect(code.first().innerText()).resolves.toContain("import { createClient } from '@hosting-api/client';");
     await page.screenshot({ path: screenshot });
     expect(existsSync(screenshot)).toBe(true);

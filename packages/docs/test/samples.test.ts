@@ -26,7 +26,10 @@ describe('generated TypeScript samples', () => {
 
   it('type-check against the built client (tsc --noEmit)', () => {
     expect(existsSync(samples), 'dist/samples.ts is missing: run pnpm docs').toBe(true);
-    expect(existsSync(join(pkgDir, 'node_modules/@hosting-api/client/dist/index.d.ts')), 'the client is not built: pnpm turbo run build --filter=@hosting-api/client').toBe(true);
+    expect(
+      existsSync(join(pkgDir, 'node_modules/@hosting-api/client/dist/index.d.ts')),
+      'the client is not built: pnpm turbo run build --filter=@hosting-api/client',
+    ).toBe(true);
     const text = readFileSync(samples, 'utf8');
     expect(text.match(/^\/\/ \w+: (GET|PUT|POST|DELETE|PATCH) /gm)?.length).toBeGreaterThanOrEqual(100);
     const r = typecheck('tsconfig.samples.json');
@@ -36,10 +39,16 @@ describe('generated TypeScript samples', () => {
 
   it('and the check fails when a sample passes a wrong argument', () => {
     // Same file with one site id turned into a string: the client's types must reject it.
-    const broken = readFileSync(samples, 'utf8').replace('client.sites.notes.list(123456', "client.sites.notes.list('123456'");
+    const broken = readFileSync(samples, 'utf8').replace(
+      'client.sites.notes.list(123456',
+      "client.sites.notes.list('123456'",
+    );
     expect(broken).not.toBe(readFileSync(samples, 'utf8'));
     writeFileSync(negative.source, broken);
-    writeFileSync(negative.project, JSON.stringify({ extends: './tsconfig.samples.json', include: ['dist/samples-negative.ts'] }));
+    writeFileSync(
+      negative.project,
+      JSON.stringify({ extends: './tsconfig.samples.json', include: ['dist/samples-negative.ts'] }),
+    );
     const r = typecheck(negative.project);
     expect(r.status).not.toBe(0);
     expect(r.output).toMatch(/samples-negative\.ts\(\d+,\d+\): error TS2345/);

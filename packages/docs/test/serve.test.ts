@@ -1,5 +1,5 @@
 // `pnpm docs:serve` serves the built portal on localhost.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

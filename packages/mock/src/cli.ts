@@ -27,19 +27,18 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-let values;
+const options = {
+  port: { type: 'string', default: '4010' },
+  host: { type: 'string', default: '127.0.0.1' },
+  dynamic: { type: 'boolean', default: false },
+  errors: { type: 'boolean', default: false },
+  spec: { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
 try {
-  ({ values } = parseArgs({
-    options: {
-      port: { type: 'string', default: '4010' },
-      host: { type: 'string', default: '127.0.0.1' },
-      dynamic: { type: 'boolean', default: false },
-      errors: { type: 'boolean', default: false },
-      spec: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }));
+  ({ values } = parseArgs({ options }));
 } catch (error) {
   fail((error as Error).message);
 }
@@ -48,7 +47,8 @@ if (values.help) {
   process.exit(0);
 }
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got "${values.port}".`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be an integer from 0 to 65535, got "${values.port}".`);
 
 try {
   const mock = await startMock({

@@ -2,11 +2,11 @@
 // exposes it the way the real service is laid out (`<url>/v1/...` for the API, `<url>/auth/...`
 // for the two token operations) and turns Prism's own problem+json answers into the API's
 // error envelope.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
 
 const require = createRequire(import.meta.url);
@@ -193,11 +193,19 @@ function rewrite(method: string, path: string, up: Upstream, routes: Routes): Up
       return json(up, 404, envelope(routes.notFound, [`No operation at ${method} ${path} in the API description.`]));
     }
     if (kind === 'NO_METHOD_MATCHED_ERROR') {
-      return json(up, 405, envelope('Method Not Allowed', [`${path} has no ${method} operation in the API description.`]));
+      return json(
+        up,
+        405,
+        envelope('Method Not Allowed', [`${path} has no ${method} operation in the API description.`]),
+      );
     }
     if (up.status === 422 || kind === 'UNPROCESSABLE_ENTITY') {
       const errors = (problem.validation ?? []).map(describe);
-      return json(up, 400, envelope(routes.badRequest, errors.length ? errors : [problem.detail ?? 'Invalid request.']));
+      return json(
+        up,
+        400,
+        envelope(routes.badRequest, errors.length ? errors : [problem.detail ?? 'Invalid request.']),
+      );
     }
     return json(up, up.status, envelope(problem.title ?? 'Mock error', [problem.detail ?? kind]));
   }

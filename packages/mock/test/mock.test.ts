@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSpecPath, startMock, type RunningMock } from '../src/index.js';
+import { defaultSpecPath, type RunningMock, startMock } from '../src/index.js';
 
 let mock: RunningMock;
 beforeAll(async () => {

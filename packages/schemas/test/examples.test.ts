@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import * as pkg from '../src/index';
-import { operations, type OperationSchemas } from '../src/index';
-import { bodyExamples, deref, media, operationsInSpec, responseExamples, spec, type Json } from './spec';
+import { type OperationSchemas, operations } from '../src/index';
+import { bodyExamples, deref, type Json, media, operationsInSpec, responseExamples, spec } from './spec';
 
 const lookup = operations as Record<string, OperationSchemas>;
 const exported = pkg as unknown as Record<string, ZodType | undefined>;
@@ -67,12 +67,9 @@ describe('coverage', () => {
 
 describe('every response example parses with its schema', () => {
   it('finds response examples', () => expect(responseExamples.length).toBeGreaterThan(100));
-  it.each(responseExamples.map((e) => [`${e.operation.id} ${e.status} ${e.name}`, e] as const))(
-    '%s',
-    (_, e) => {
-      expect(issues(lookup[e.operation.id]!.responses[Number(e.status)], e.value)).toEqual([]);
-    },
-  );
+  it.each(responseExamples.map((e) => [`${e.operation.id} ${e.status} ${e.name}`, e] as const))('%s', (_, e) => {
+    expect(issues(lookup[e.operation.id]!.responses[Number(e.status)], e.value)).toEqual([]);
+  });
 });
 
 describe('every request-body example parses with its schema', () => {

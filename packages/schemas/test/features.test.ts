@@ -4,20 +4,20 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
   AlertReadState,
-  ErrorResponse,
-  MetricsPeriod,
-  Note,
-  NoteResponse,
-  Site,
-  SiteEdgeCache,
   createAccessTokenBody,
   createAccessTokenResponse,
+  ErrorResponse,
   getSiteParams,
   listAlertsQueryParams,
   listSiteNotesQueryParams,
-  operations,
+  MetricsPeriod,
+  Note,
+  NoteResponse,
   type OperationId,
   type OperationSchemas,
+  operations,
+  Site,
+  SiteEdgeCache,
 } from '../src/index';
 import { deref, responseExamples } from './spec';
 

@@ -2,9 +2,9 @@
 // each rewrite checked on a small fixture spec run through the whole pipeline, and on bare text.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadModel } from '@hosting-api/openapi/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { loadModel } from '@hosting-api/openapi/model';
 // @ts-expect-error plain .mjs generator without types
 import { generateSchemas } from '../../../generators/schemas/generate.mjs';
 // @ts-expect-error plain .mjs generator without types
@@ -24,10 +24,22 @@ const fixture = {
         parameters: [{ name: 'dry_run', in: 'query', schema: { type: 'boolean', default: false } }],
         requestBody: {
           required: true,
-          content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+            },
+          },
         },
         responses: {
-          '201': { description: 'created', ...json({ type: 'object', additionalProperties: false, required: ['data'], properties: { data: ref('Thing') } }) },
+          '201': {
+            description: 'created',
+            ...json({
+              type: 'object',
+              additionalProperties: false,
+              required: ['data'],
+              properties: { data: ref('Thing') },
+            }),
+          },
           '404': { description: 'missing', ...json(ref('Problem')) },
         },
       },
@@ -117,12 +129,15 @@ describe('the schemas generator on a fixture spec', () => {
 
 describe('applyMarkers on bare text', () => {
   it('refuses output with a marker it could not place', () => {
-    const text = "export const aRegExp = new RegExp('__int__');\nexport const a = zod.object({}).optional();\nconst b = '__int__';\n";
+    const text =
+      "export const aRegExp = new RegExp('__int__');\nexport const a = zod.object({}).optional();\nconst b = '__int__';\n";
     expect(() => applyMarkers(text)).toThrow('marker __int__ left in orval output');
   });
 
   it('unexports orval constants and keeps the schemas exported', () => {
-    const text = "export const aMax = 5;\nexport const a = zod.string().max(aMax);\n";
-    expect(applyMarkers(text)).toMatch(/^\/\/ Generated .*\nconst aMax = 5;\nexport const a = zod\.string\(\)\.max\(aMax\);\n$/);
+    const text = 'export const aMax = 5;\nexport const a = zod.string().max(aMax);\n';
+    expect(applyMarkers(text)).toMatch(
+      /^\/\/ Generated .*\nconst aMax = 5;\nexport const a = zod\.string\(\)\.max\(aMax\);\n$/,
+    );
   });
 });

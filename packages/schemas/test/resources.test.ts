@@ -2,9 +2,9 @@
 // the spec's examples is broken three ways (a wrong type, a missing required field, an
 // out-of-range value) and the response schema must reject it at the path of the change.
 import { describe, expect, it } from 'vitest';
-import { z, type ZodType } from 'zod';
-import { operations, type OperationSchemas } from '../src/index';
-import { deref, responseExamples, spec, type Json } from './spec';
+import { type ZodType, z } from 'zod';
+import { type OperationSchemas, operations } from '../src/index';
+import { deref, type Json, responseExamples, spec } from './spec';
 
 const lookup = operations as Record<string, OperationSchemas>;
 type Path = (string | number)[];
@@ -44,7 +44,7 @@ const single = (s: Json) => {
 };
 
 /** A value of another JSON type than `type`. */
-const wrongFor = (type: string) => (type === 'string' ? 12345 : type === 'object' ? [] : 'not-a-' + type);
+const wrongFor = (type: string) => (type === 'string' ? 12345 : type === 'object' ? [] : `not-a-${type}`);
 
 /**
  * A value beyond a bound of `schema`, or undefined when it has none. Levels, tried in turn over
@@ -63,7 +63,7 @@ function outOfRange(schema: Json, current: Json, level: number): Json {
   }
   if (level === 1 && Array.isArray(s.enum)) return 'not-in-the-enum';
   if (level === 2 && [s.type].flat().includes('integer') && typeof current === 'number') return current + 0.5;
-  if (level === 3 && FORMATS.includes(s.format) && typeof current === 'string') return 'not valid: ' + s.format;
+  if (level === 3 && FORMATS.includes(s.format) && typeof current === 'string') return `not valid: ${s.format}`;
   return undefined;
 }
 
@@ -100,7 +100,8 @@ function search(schema: Json, value: Json, path: Path, level: number): Found {
 }
 
 const findBound = (schema: Json, value: Json, path: Path): Found =>
-  search(schema, value, path, 0) ?? search(schema, value, path, 1) ??
+  search(schema, value, path, 0) ??
+  search(schema, value, path, 1) ??
   search(schema, value, path, 2) ??
   search(schema, value, path, 3);
 
@@ -141,7 +142,9 @@ describe('resources', () => {
 
   it.each(withRequired.map((s) => [s.resource, s] as const))('%s: a wrong type is rejected', (_, s) => {
     const def = deref(spec.components.schemas[s.resource]);
-    const key = (def.required as string[]).find((k) => single(def.properties[k]) && get(s.value, [...s.at, k]) !== null);
+    const key = (def.required as string[]).find(
+      (k) => single(def.properties[k]) && get(s.value, [...s.at, k]) !== null,
+    );
     expect(key, 'a required field with one type').toBeDefined();
     const path = [...s.at, key!];
     const bad = withChange(s.value, path, (p, k) => (p[k] = wrongFor(single(def.properties[key!])!)));
@@ -151,7 +154,11 @@ describe('resources', () => {
   it.each(withRequired.map((s) => [s.resource, s] as const))('%s: a missing required field is rejected', (_, s) => {
     const key = deref(spec.components.schemas[s.resource]).required[0] as string;
     const path = [...s.at, key];
-    expectRejectedAt(s.schema, withChange(s.value, path, (p, k) => delete p[k]), path);
+    expectRejectedAt(
+      s.schema,
+      withChange(s.value, path, (p, k) => delete p[k]),
+      path,
+    );
   });
 
   // Resources whose sample reaches a bound: minimum, maximum, item or length limits, else an enum,

@@ -1,7 +1,8 @@
 // The spec model of @hosting-api/openapi (the bundle the schemas were generated from), for the tests.
-import { loadModel, type Json } from '@hosting-api/openapi/model';
+import { type Json, loadModel } from '@hosting-api/openapi/model';
 
 export type { Json };
+
 const model = await loadModel();
 /** The bundled document (`$ref`s kept: the tests read component names from them). */
 export const spec: Json = model.document;
@@ -32,10 +33,7 @@ export const media = (content: Json): Json =>
 
 /** Named examples (`examples: {Name: {value}}`, refs followed) and a lone `example`. */
 export function examplesOf(m: Json): [string, Json][] {
-  const named = Object.entries(m?.examples ?? {}).map(([name, ex]): [string, Json] => [
-    name,
-    deref(ex).value,
-  ]);
+  const named = Object.entries(m?.examples ?? {}).map(([name, ex]): [string, Json] => [name, deref(ex).value]);
   return m && 'example' in m ? [...named, ['example', m.example]] : named;
 }
 
