@@ -31,7 +31,14 @@ const types = {
   '.ts': 'text/plain; charset=utf-8',
 };
 const server = createServer((req, res) => {
-  const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+  let urlPath;
+  try {
+    urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+  } catch {
+    // A malformed percent-encoding (`/%E0%A4%A`) or an unparsable URL is the client's error.
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request: malformed URL');
+    return;
+  }
   let file = normalize(join(dist, urlPath));
   if (file !== dist && !file.startsWith(dist + sep)) {
     res.writeHead(403).end('Forbidden');

@@ -25,6 +25,11 @@ describe('docs:serve', () => {
     expect(((await spec.json()) as { openapi: string }).openapi).toBe('3.1.0');
     expect((await fetch(`${base}..%2Fpackage.json`)).status).toBe(403);
     expect((await fetch(`${base}missing.html`)).status).toBe(404);
+    // A malformed percent-encoding is the client's error, and the server goes on serving.
+    const malformed = await fetch(`${base}%E0%A4%A`);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.text()).toContain('malformed URL');
+    expect((await fetch(base!)).status).toBe(200);
   });
 
   it('refuses a bad port with a message that says what to pass', async () => {

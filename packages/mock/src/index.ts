@@ -3,10 +3,13 @@
 // for the two token operations) and turns Prism's own problem+json answers into the API's
 // error envelope.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
 
 const require = createRequire(import.meta.url);
@@ -70,9 +73,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   if (!existsSync(spec)) {
     throw new Error(`Spec file not found: ${spec}. Run \`pnpm --filter @hosting-api/openapi bundle\` first.`);
   }
-  const routes = routesOf(await loadModel(spec));
-  const prismPort = await freePort();
-  const prism = await startPrism(spec, prismPort, options);
+  const model = await loadModel(spec);
+  const routes = routesOf(model);
+  const prism = await startPrism(model.document, options);
+  const prismPort = prism.port;
   const front = http.createServer((req, res) => {
     handle(req, res, prismPort, routes, options.onRequest).catch((error: unknown) => {
       if (!res.headersSent) send(res, 502, envelope('Mock error', [String(error)]));
@@ -82,7 +86,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   try {
     await listen(front, options.port ?? 4010, options.host ?? '127.0.0.1');
   } catch (error) {
-    await stopChild(prism);
+    await prism.stop();
     throw error;
   }
   const address = front.address() as net.AddressInfo;
@@ -97,7 +101,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       stopped ??= (async () => {
         front.closeAllConnections();
         await new Promise<void>((resolve) => front.close(() => resolve()));
-        await stopChild(prism);
+        await prism.stop();
       })();
       return stopped;
     },
@@ -119,6 +123,7 @@ async function handle(
   else if (url.pathname.startsWith('/v1/') && !routes.authPaths.includes(url.pathname.slice(3))) {
     target = url.pathname.slice(3);
   }
+  if (target?.startsWith(PROBE_PREFIX)) target = undefined;
   if (target === undefined) {
     const hint = url.pathname.startsWith('/v1')
       ? `The token operations are served at the auth root, outside /v1: ${routes.tokenOperations}.`
@@ -296,9 +301,82 @@ function freePort(): Promise<number> {
   });
 }
 
-function startPrism(spec: string, port: number, options: MockOptions): Promise<ChildProcess> {
+export interface RunningPrism {
+  child: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface PrismStartOptions {
+  /** Picks the port to try (default: a port the OS reports free). */
+  pickPort?: () => Promise<number>;
+  /** How many ports to try when the one picked is taken before Prism binds it. Default 5. */
+  attempts?: number;
+}
+
+/** The path of the readiness probe: only this Prism knows its token. */
+const PROBE_PREFIX = '/__hosting-api-mock/ready/';
+
+/**
+ * Starts Prism on a private port. A free port can be taken by someone else before Prism binds it
+ * (parallel runs): Prism then exits with EADDRINUSE and another port is tried. Prism is ready when it
+ * answers an HTTP probe on a path added to its copy of the spec with a random token, so an answer
+ * from another server on that port never counts.
+ */
+export async function startPrism(
+  document: object,
+  options: Pick<MockOptions, 'dynamic' | 'errors'> = {},
+  { pickPort = freePort, attempts = 5 }: PrismStartOptions = {},
+): Promise<RunningPrism> {
+  const dir = mkdtempSync(join(tmpdir(), 'hosting-api-mock-'));
+  const token = randomUUID();
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(withProbe(document, token)));
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const port = await pickPort();
+      try {
+        const child = await launchPrism(file, port, token, options);
+        return {
+          child,
+          port,
+          async stop() {
+            await stopChild(child);
+            rmSync(dir, { recursive: true, force: true });
+          },
+        };
+      } catch (error) {
+        if (!(error instanceof PortTaken) || attempt >= attempts) throw error;
+      }
+    }
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+class PortTaken extends Error {}
+
+function withProbe(document: object, token: string): object {
+  const doc = document as { paths?: Record<string, unknown> };
+  const probe = {
+    get: {
+      operationId: 'hostingApiMockReady',
+      security: [],
+      responses: { '200': { description: 'ready', content: { 'application/json': { example: { ready: token } } } } },
+    },
+  };
+  return { ...doc, paths: { ...doc.paths, [PROBE_PREFIX + token]: probe } };
+}
+
+function launchPrism(
+  file: string,
+  port: number,
+  token: string,
+  options: Pick<MockOptions, 'dynamic' | 'errors'>,
+): Promise<ChildProcess> {
   const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
-  const args = [cli, 'mock', spec, '--port', String(port), '--host', '127.0.0.1'];
+  const args = [cli, 'mock', file, '--port', String(port), '--host', '127.0.0.1'];
   if (options.dynamic) args.push('--dynamic');
   if (options.errors) args.push('--errors');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -307,26 +385,46 @@ function startPrism(spec: string, port: number, options: MockOptions): Promise<C
   const killPrism = () => child.kill('SIGKILL');
   process.once('exit', killPrism);
   child.once('exit', () => process.off('exit', killPrism));
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    // Prism logs every request; keep only enough of the start-up output to report a failure.
+    if (output.length < 20_000) output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error(`Prism did not start within 60 s:\n${output.slice(-2000)}`));
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      // Prism logs every request; keep only enough of the start-up output to report a failure.
-      if (output.length < 20_000) output += chunk.toString('utf8');
-      if (output.includes('Prism is listening')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      reject(new Error(`Prism exited (code ${code}) before listening:\n${output.slice(-2000)}`));
-    });
+      if (error) {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        reject(error);
+      } else resolve(child);
+    };
+    const timer = setTimeout(
+      () => finish(new Error(`Prism did not answer within 60 s:\n${output.slice(-2000)}`)),
+      60_000,
+    );
+    child.once('exit', (code) =>
+      finish(
+        output.includes('EADDRINUSE')
+          ? new PortTaken(`port ${port} is in use`)
+          : new Error(`Prism exited (code ${code}) before it was ready:\n${output.slice(-2000)}`),
+      ),
+    );
+    const probe = () => {
+      if (settled) return;
+      const req = http.get({ host: '127.0.0.1', port, path: PROBE_PREFIX + token }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => (res.statusCode === 200 && body.includes(token) ? finish() : setTimeout(probe, 100)));
+      });
+      req.on('error', () => setTimeout(probe, 100));
+    };
+    probe();
   });
 }
 
