@@ -4,7 +4,7 @@
 //
 //   node generators/schemas/generate.mjs [--out DIR]   (default DIR: src/generated)
 // Run from packages/schemas (its `generate` script), where orval is installed.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,11 +22,8 @@ export async function generateSchemas(model, outDir, pkgDir = process.cwd()) {
     const raw = {};
     for (const [name, options] of Object.entries(projects(model, work, pkgDir))) {
       await generate(options, pkgDir); // orval logs and swallows its errors: check the file
-      try {
-        raw[name] = readFileSync(options.output.target, 'utf8');
-      } catch {
-        throw new Error(`orval wrote no ${name} output (see its messages above)`);
-      }
+      if (!existsSync(options.output.target)) throw new Error(`orval wrote no ${name} output (see its messages above)`);
+      raw[name] = readFileSync(options.output.target, 'utf8');
     }
     const files = {
       'endpoints.ts': applyMarkers(raw.endpoints),
@@ -47,9 +44,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const written = await generateSchemas(await loadModel(), outDir);
     console.log(`schemas: wrote ${written.join(', ')} into ${outDir}`);
   } catch (error) {
-    console.error(
-      `schemas: generation failed: ${error.message}\nUsage: node generators/schemas/generate.mjs [--out DIR]`,
-    );
+    const usage = 'Usage: node generators/schemas/generate.mjs [--out DIR]';
+    console.error(`schemas: generation failed: ${error.message}\n${usage}`);
     process.exitCode = 1;
   }
 }

@@ -93,10 +93,8 @@ export function operationsDocument(model) {
     }
     const body = bodySchema(op.requestBody?.content);
     if (body) op.requestBody = { required: op.requestBody.required, content: { 'application/json': { schema: body } } };
-    for (const media of [op.requestBody, ...Object.values(op.responses)].flatMap((r) =>
-      Object.values(r?.content ?? {}),
-    ))
-      fixSchema(media.schema);
+    const media = [op.requestBody, ...Object.values(op.responses)].flatMap((r) => Object.values(r?.content ?? {}));
+    for (const { schema } of media) fixSchema(schema);
     const ok = String(o.successStatus);
     if (o.successStatus !== undefined && ok !== '200') {
       op.responses['200'] = op.responses[ok];
