@@ -45,6 +45,14 @@ const LIVE_VARS = {
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 const TOKEN_OPERATIONS = new Set(['createAccessToken', 'revokeAccessToken']);
 const CONTROL_OPERATIONS = new Set(['advanceSandboxClock', 'resetSandbox', 'waitForWebhook']);
+/**
+ * Workflows that follow the API documentation where this sandbox build does not yet; skipped
+ * against the sandbox, by name, with the reason. Remove an entry as soon as the sandbox behaves.
+ */
+const SANDBOX_GAPS = {
+  'site-disable-any-state': 'the sandbox refuses to disable a deploying site (the documentation: any site; issue #12)',
+  'site-convert-while-deploying': 'the sandbox refuses conversions while a site deploys (the documentation has no such condition; issue #12)',
+};
 
 function usage(message) {
   process.stderr.write(`contract:workflows: ${message}\n\n${HELP}\n`);
@@ -265,7 +273,8 @@ const run = [];
 for (const wf of workflows) {
   if (chosen.length && !chosen.includes(wf.id)) continue;
   let reason;
-  if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
+  if (target === 'sandbox' && SANDBOX_GAPS[wf.id]) reason = `known sandbox gap: ${SANDBOX_GAPS[wf.id]}`;
+  else if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
   else if (wf.writes && !allowWrites) reason = 'changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
   else if (wf.webhook && !receivesWebhooks) reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
   if (reason) skipped.push({ id: wf.id, reason });
@@ -280,21 +289,19 @@ const redocly = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin
 const runId = Date.now().toString(36);
 let code = 0;
 if (run.length && target === 'sandbox') await fetch(`${controlUrl}/__sandbox/reset`, { method: 'POST' });
-// One `respect` run for all files when every workflow runs; otherwise one per file (its
-// --workflow names must all exist in every file it is given).
+// One `respect` run for every file with a workflow to run; the others are named with --skip.
 const reports = [];
-const batches = run.length === workflows.length ? [files] : files.map((f) => [f]);
+const batches = [files.filter((f) => run.some((w) => w.file === f))];
 for (const batch of batches) {
-  const mine = run.filter((w) => batch.includes(w.file));
-  if (!mine.length) continue;
-  const all = workflows.filter((w) => batch.includes(w.file));
+  if (!batch.length) continue;
+  const skip = workflows.filter((w) => batch.includes(w.file) && !run.includes(w));
   const jsonOut = join(work, `${reports.length}.json`);
   reports.push(jsonOut);
   const args = [
     redocly,
     'respect',
     ...batch,
-    ...(mine.length < all.length ? ['--workflow', ...mine.map((w) => w.id)] : []),
+    ...skip.flatMap((w) => ['--skip', w.id]),
     ...['api', baseUrl, 'auth', authUrl, 'control', controlUrl, 'listener', listenerUrl].flatMap((v, i, a) => (i % 2 ? [] : ['--server', `${v}=${a[i + 1]}`])),
     ...Object.entries({ ...inputs, token, run: runId, clientId: process.env.CONTRACT_CLIENT_ID, clientSecret: process.env.CONTRACT_CLIENT_SECRET }).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
     '--json-output',
