@@ -11,8 +11,7 @@
 // Configuration comes from the environment that contract/run.mjs sets (see README).
 const hooks = require('hooks');
 const { readFileSync, writeFileSync } = require('node:fs');
-const { default: Ajv2020 } = require('ajv/dist/2020');
-const { default: addFormats } = require('ajv-formats');
+const { createChecker } = require('./spec-check.cjs');
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -33,106 +32,8 @@ const TOKEN_OPERATIONS = new Set(['createAccessToken', 'revokeAccessToken']);
 // Operations that only read, although some are POSTs (searches, validation, metric queries).
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
-// ---- the spec, indexed by method + path template --------------------------------------------
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-const operations = new Map();
-for (const [path, item] of Object.entries(spec.paths)) {
-  for (const method of METHODS) {
-    const op = item[method];
-    if (!op) continue;
-    const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
-    operations.set(`${method.toUpperCase()} ${path}`, {
-      path,
-      method: method.toUpperCase(),
-      op,
-      params,
-      security: op.security ?? spec.security ?? [],
-    });
-  }
-}
-
-function deref(node) {
-  let current = node;
-  while (current && current.$ref) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
-  }
-  return current;
-}
-
-function firstExample(media) {
-  if (!media) return undefined;
-  if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0];
-  return first ? deref(first).value : undefined;
-}
-
-// ---- JSON Schema 2020-12 validation of response bodies --------------------------------------
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-addFormats(ajv);
-ajv.addSchema({ ...spec, $id: 'spec.json' });
-const validators = new Map();
-function responseValidator(pointer) {
-  if (!validators.has(pointer)) validators.set(pointer, ajv.compile({ $ref: `spec.json#${pointer}` }));
-  return validators.get(pointer);
-}
-const escape = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** Checks status and body against the spec; returns the list of problems (empty when it conforms). */
-function checkResponse(info, expectedStatus, real) {
-  const problems = [];
-  const documented = Object.keys(info.op.responses);
-  const actual = String(real.statusCode);
-  if (actual !== expectedStatus) {
-    problems.push(
-      `status ${actual}, expected ${expectedStatus}` +
-        (documented.includes(actual) ? '' : ` (${actual} is not documented for ${info.op.operationId})`),
-    );
-  }
-  // Validate against the schema of the status the server actually answered, if documented.
-  const status = documented.includes(actual) ? actual : expectedStatus;
-  const response = deref(info.op.responses[status]);
-  const content = response.content ?? {};
-  const body = real.body ?? '';
-  const type = header(real.headers, 'content-type') ?? '';
-  if (Object.keys(content).length === 0) {
-    if (body.length > 0) problems.push(`body: ${status} is documented without a body, got ${body.length} bytes`);
-    return problems;
-  }
-  const base = type.split(';')[0].trim().toLowerCase();
-  const mediaType = Object.keys(content).find((m) => m.toLowerCase() === base) ?? null;
-  if (!mediaType) {
-    problems.push(`Content-Type "${type}" is not documented for ${status} (${Object.keys(content).join(', ')})`);
-    return problems;
-  }
-  if (!/json/.test(mediaType)) return problems;
-  let parsed;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    problems.push(`body: not JSON: ${body.slice(0, 120)}`);
-    return problems;
-  }
-  const pointer = ['', 'paths', escape(info.path), info.method.toLowerCase(), 'responses', status, 'content', escape(mediaType), 'schema'].join('/');
-  const responseRef = info.op.responses[status].$ref;
-  const validate = responseValidator(
-    responseRef ? `${responseRef.slice(1)}/content/${escape(mediaType)}/schema` : pointer,
-  );
-  if (!validate(parsed)) {
-    for (const e of validate.errors) {
-      const extra = e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : e.keyword === 'additionalProperties' ? `: ${e.params.additionalProperty}` : '';
-      problems.push(`body${e.instancePath || ''} ${e.message}${extra}`);
-    }
-  }
-  return problems;
-}
-
-function header(headers, name) {
-  const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-  return key ? String(headers[key]) : undefined;
-}
+// ---- the spec (contract/spec-check.cjs) -------------------------------------------------------
+const { operations, deref, firstExample, checkResponse, header } = createChecker(spec);
 
 // ---- tokens ---------------------------------------------------------------------------------
 const tokenExample = firstExample(

@@ -119,29 +119,9 @@ const specFile = (() => {
 })();
 if (!existsSync(specFile)) usage(`spec file not found: ${specFile}`);
 const spec = JSON.parse(readFileSync(specFile, 'utf8'));
-const { default: Ajv2020 } = await import('ajv/dist/2020.js');
-const { default: addFormats } = await import('ajv-formats');
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-addFormats(ajv);
-ajv.addSchema({ ...spec, $id: 'spec.json' });
-const escape = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** Validates one delivery against the spec's `webhooks:` entry of its event. */
-function checkDelivery(event, contentType, text) {
-  const entry = spec.webhooks?.[event]?.post;
-  if (!entry) return { documented: false, errors: [`"${event}" is not in the spec's webhooks (${Object.keys(spec.webhooks ?? {}).join(', ')})`] };
-  if (!/^application\/json\b/i.test(contentType ?? '')) return { documented: true, errors: [`Content-Type "${contentType}" is not application/json`] };
-  let payload;
-  try {
-    payload = JSON.parse(text);
-  } catch {
-    return { documented: true, errors: [`body is not JSON: ${text.slice(0, 120)}`] };
-  }
-  const validate = ajv.getSchema(`spec.json#/webhooks/${escape(event)}/post/requestBody/content/application~1json/schema`) ??
-    ajv.compile({ $ref: `spec.json#/webhooks/${escape(event)}/post/requestBody/content/application~1json/schema` });
-  const errors = validate(payload) ? [] : validate.errors.map((e) => `payload${e.instancePath} ${e.message}${e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : ''}`);
-  return { documented: true, errors, payload };
-}
+const { createChecker } = require('./spec-check.cjs');
+const checker = createChecker(spec);
+const checkDelivery = checker.checkWebhook;
 
 const deliveries = [];
 const waiting = new Set();
@@ -244,9 +224,50 @@ if (target === 'sandbox') {
 const allowWrites = target === 'sandbox' || process.env.CONTRACT_ALLOW_WRITES === '1';
 const hasControl = target === 'sandbox' || Boolean(process.env.CONTRACT_CONTROL_URL);
 
+// The recorder: respect talks to the API through it; it forwards each request to the target and
+// checks every response against the spec (status documented, Content-Type, 3.1 schema), exactly
+// as the Dredd hooks check a transaction.
+const schemaProblems = [];
+let checkedResponses = 0;
+const recorder = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', async () => {
+    const path = req.url ?? '/';
+    const to = path.startsWith('/auth/') ? `${authUrl}${path}` : `${baseUrl}${path}`;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)));
+    let answer;
+    try {
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      answer = await fetch(to, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body, redirect: 'manual' });
+    } catch (error) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`the gate's recorder could not reach ${to}: ${error.cause?.message ?? error.message}`);
+      schemaProblems.push(`${req.method} ${path}: no answer from the target (${error.cause?.message ?? error.message})`);
+      return;
+    }
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    const out = {};
+    answer.headers.forEach((v, k) => {
+      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k)) out[k] = v;
+    });
+    res.writeHead(answer.status, out).end(bytes);
+    const pathname = path.split('?')[0];
+    const info = checker.findOperation(req.method, pathname);
+    if (!info) return void schemaProblems.push(`${req.method} ${pathname}: no such operation in the spec`);
+    checkedResponses += 1;
+    const status = String(answer.status);
+    for (const problem of checker.checkResponse(info, status, { statusCode: answer.status, headers: out, body: bytes.toString('utf8') })) {
+      schemaProblems.push(`${info.op.operationId} ${status} (${req.method} ${pathname}): ${problem}`);
+    }
+  });
+});
+await new Promise((ok) => recorder.listen(0, '127.0.0.1', ok));
+const recorderUrl = `http://127.0.0.1:${recorder.address().port}`;
+
 async function stopAll() {
   await sandbox?.stop();
   await new Promise((done) => listener.close(() => done()));
+  await new Promise((done) => recorder.close(() => done()));
 }
 
 // A token for the workflows (the token workflows get and revoke their own).
@@ -261,6 +282,8 @@ try {
   const text = await res.text();
   token = res.status === 200 ? JSON.parse(text)?.data?.access_token : undefined;
   if (typeof token !== 'string') throw new Error(`it answered ${res.status}: ${text.slice(0, 300)}`);
+  const problems = checker.checkResponse(checker.findOperation('POST', '/auth/token'), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
+  if (problems.length) throw new Error(`the token response does not match the spec: ${problems.join('; ')}`);
 } catch (error) {
   process.stderr.write(`contract:workflows: could not obtain a token from POST ${authUrl}/auth/token: ${error.cause?.message ?? error.message}\n`);
   await stopAll();
@@ -302,10 +325,15 @@ for (const batch of batches) {
     'respect',
     ...batch,
     ...skip.flatMap((w) => ['--skip', w.id]),
-    ...['api', baseUrl, 'auth', authUrl, 'control', controlUrl, 'listener', listenerUrl].flatMap((v, i, a) => (i % 2 ? [] : ['--server', `${v}=${a[i + 1]}`])),
+    ...['api', recorderUrl, 'auth', recorderUrl, 'control', controlUrl, 'listener', listenerUrl].flatMap((v, i, a) => (i % 2 ? [] : ['--server', `${v}=${a[i + 1]}`])),
     ...Object.entries({ ...inputs, token, run: runId, clientId: process.env.CONTRACT_CLIENT_ID, clientSecret: process.env.CONTRACT_CLIENT_SECRET }).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
     '--json-output',
     jsonOut,
+    // Respect's own schema check treats every object the spec leaves open as closed (its Ajv runs
+    // with defaultUnevaluatedProperties: false), which would fail a correct server: it stays a
+    // warning, and the recorder checks every response with the gate's 3.1 validator instead.
+    '--severity',
+    'SCHEMA_CHECK=warn',
     '--max-fetch-timeout',
     '30000',
     ...(process.env.CONTRACT_VERBOSE ? ['--verbose'] : []),
@@ -339,12 +367,14 @@ const lines = [''];
 lines.push(`Workflows: ${workflows.length} in ${files.length} files, ${run.length} run: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped.`);
 for (const s of skipped) lines.push(`  skipped ${s.id}: ${s.reason}`);
 for (const w of failed) lines.push(`  FAILED ${w.id} (${w.file.split('/').pop()})`);
+lines.push(`Responses checked against the spec (status, Content-Type, 3.1 schema): ${checkedResponses}, ${schemaProblems.length} problems.`);
+for (const p of schemaProblems) lines.push(`  SCHEMA ${p}`);
 const badDeliveries = deliveries.filter((d) => d.documented && !d.valid);
 const undocumented = [...new Set(deliveries.filter((d) => !d.documented).map((d) => d.event))];
 lines.push(`Webhook deliveries: ${deliveries.length} received, ${deliveries.length - badDeliveries.length - deliveries.filter((d) => !d.documented).length} valid against the spec, ${badDeliveries.length} invalid.`);
 if (undocumented.length) lines.push(`  events the spec does not document (not checked): ${undocumented.join(', ')}`);
 for (const d of badDeliveries) lines.push(`  INVALID webhook ${d.event} #${d.seq}: ${d.errors.join('; ')}`);
-let failures = failed.length + badDeliveries.length;
+let failures = failed.length + badDeliveries.length + schemaProblems.length;
 if (code !== 0 && failures === 0) {
   lines.push(`redocly respect exited with code ${code} without a failing workflow: see its output above.`);
   failures = 1;
