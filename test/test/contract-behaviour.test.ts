@@ -78,7 +78,7 @@ async function proxy(drifts: Drift[]): Promise<{ url: string; close(): Promise<v
     const res = await fetch(sandbox.authUrl + req.path, {
       method: req.method,
       headers: req.headers,
-      body: req.body.length ? req.body : undefined,
+      body: req.body.length ? new Uint8Array(req.body) : undefined,
     });
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));
