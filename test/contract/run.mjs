@@ -29,6 +29,8 @@ const HELP = `Usage: node contract/run.mjs (--mock | --sandbox | --live) [--only
 
 Live runs print their coverage (documented responses exercised / documented responses) and fail
 below CONTRACT_MIN_COVERAGE percent (default ${DEFAULT_MIN_COVERAGE}).
+Live runs (the sandbox included) repeat every 401 transaction with invalid tokens (garbage,
+malformed, another scheme, revoked); CONTRACT_AUTH_PROBES=0 turns that off.
 Other variables: CONTRACT_TARGET_DATA (JSON file with ids and requests that fit the target),
 HOSTING_API_SPEC (spec file instead of the bundle), CONTRACT_DREDD_LOGLEVEL (default "error").`;
 

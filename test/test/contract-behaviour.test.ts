@@ -327,6 +327,30 @@ describe('contract workflows against a drifting service (state, behaviour across
   }
   const failedWorkflows = (output: string) => [...output.matchAll(/^ {2}FAILED (\S+)/gm)].map((m) => m[1]).sort();
 
+  it('is read-only against a live target unless writes are allowed', async () => {
+    sandbox.reset();
+    const seen: string[] = [];
+    const p = await proxy([
+      async (req) => {
+        seen.push(`${req.method} ${req.path.split('?')[0]}`);
+        return undefined;
+      },
+    ]);
+    try {
+      const env = liveEnv(p.url);
+      delete env.CONTRACT_ALLOW_WRITES;
+      const outcome = await run('contract/workflows.mjs', ['--live'], env);
+      expect(outcome.code, outcome.output).toBe(0);
+      expect(outcome.output).toMatch(/skipped notes-lifecycle: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it/);
+      expect(outcome.output).toMatch(/skipped expired-token-401: needs the sandbox clock/);
+      expect(outcome.output).toMatch(/[1-9]\d* run: [1-9]\d* passed, 0 failed/);
+      const writes = seen.filter((line) => !line.startsWith('GET ') && !/^POST \/auth\/(token|revoke)$/.test(line));
+      expect(writes, writes.join('\n')).toEqual([]);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('passes the sandbox through a proxy that changes nothing (the control case)', async () => {
     webhookDrift = undefined;
     const outcome = await runWorkflows([]);
