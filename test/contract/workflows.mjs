@@ -32,7 +32,7 @@ Live targets, optional:
   CONTRACT_CONTROL_URL    a target that also serves the sandbox's control routes (/__sandbox/…);
                           without it clock steps are no-ops and state checks retry (up to 60 s)
   CONTRACT_WORKFLOW_INPUTS  JSON object of workflow inputs that fit the target
-                          (default {"notEnrolledSiteId": 123461})
+                          (default {"notEnrolledSiteId": 123461, "zoneId": 5501})
 Other variables: HOSTING_API_SPEC (bundled spec for the webhook schemas), CONTRACT_WORKFLOWS_DIR.`;
 
 const LIVE_VARS = {
@@ -85,7 +85,7 @@ const started = Date.now();
 const dir = resolve(process.env.CONTRACT_WORKFLOWS_DIR ?? join(here, '..', '..', 'spec', 'workflows'));
 if (!existsSync(dir)) usage(`no workflows folder: ${dir}`);
 // File order is run order: auth last (its expired-token workflow moves the clock on by an hour).
-const ORDER = ['sites', 'notes', 'backups', 'git', 'maintenance', 'account', 'alerts', 'auth'];
+const ORDER = ['sites', 'settings', 'dns', 'notes', 'backups', 'git', 'maintenance', 'account', 'alerts', 'auth'];
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.arazzo.yaml'))
   .sort((a, b) => (ORDER.indexOf(a.split('.')[0]) + 1 || 99) - (ORDER.indexOf(b.split('.')[0]) + 1 || 99) || a.localeCompare(b))
@@ -178,7 +178,7 @@ let authUrl;
 let controlUrl;
 let sandbox;
 let receivesWebhooks;
-let inputs = { notEnrolledSiteId: 123461 };
+let inputs = { notEnrolledSiteId: 123461, zoneId: 5501 };
 if (target === 'sandbox') {
   let startSandbox;
   try {
