@@ -4,5 +4,13 @@ import shared from '../vitest.shared.ts';
 
 export default mergeConfig(
   shared,
-  defineConfig({ test: { include: ['test/**/*.test.ts', 'release/**/*.test.ts'], testTimeout: 120_000 } }),
+  defineConfig({
+    test: {
+      include: ['test/**/*.test.ts', 'release/**/*.test.ts'],
+      testTimeout: 120_000,
+      // The files mostly wait on the servers and gate runs they start: two at a time, even on a
+      // 2-core machine (vitest's default there is one), keeps this package off the critical path.
+      maxWorkers: 2,
+    },
+  }),
 );

@@ -11,8 +11,7 @@
 // Configuration comes from the environment that contract/run.mjs sets (see README).
 const hooks = require('hooks');
 const { readFileSync, writeFileSync } = require('node:fs');
-const { default: Ajv2020 } = require('ajv/dist/2020');
-const { default: addFormats } = require('ajv-formats');
+const { createChecker } = require('./spec-check.cjs');
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -33,106 +32,8 @@ const TOKEN_OPERATIONS = new Set(['createAccessToken', 'revokeAccessToken']);
 // Operations that only read, although some are POSTs (searches, validation, metric queries).
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
-// ---- the spec, indexed by method + path template --------------------------------------------
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-const operations = new Map();
-for (const [path, item] of Object.entries(spec.paths)) {
-  for (const method of METHODS) {
-    const op = item[method];
-    if (!op) continue;
-    const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
-    operations.set(`${method.toUpperCase()} ${path}`, {
-      path,
-      method: method.toUpperCase(),
-      op,
-      params,
-      security: op.security ?? spec.security ?? [],
-    });
-  }
-}
-
-function deref(node) {
-  let current = node;
-  while (current && current.$ref) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
-  }
-  return current;
-}
-
-function firstExample(media) {
-  if (!media) return undefined;
-  if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0];
-  return first ? deref(first).value : undefined;
-}
-
-// ---- JSON Schema 2020-12 validation of response bodies --------------------------------------
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-addFormats(ajv);
-ajv.addSchema({ ...spec, $id: 'spec.json' });
-const validators = new Map();
-function responseValidator(pointer) {
-  if (!validators.has(pointer)) validators.set(pointer, ajv.compile({ $ref: `spec.json#${pointer}` }));
-  return validators.get(pointer);
-}
-const escape = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** Checks status and body against the spec; returns the list of problems (empty when it conforms). */
-function checkResponse(info, expectedStatus, real) {
-  const problems = [];
-  const documented = Object.keys(info.op.responses);
-  const actual = String(real.statusCode);
-  if (actual !== expectedStatus) {
-    problems.push(
-      `status ${actual}, expected ${expectedStatus}` +
-        (documented.includes(actual) ? '' : ` (${actual} is not documented for ${info.op.operationId})`),
-    );
-  }
-  // Validate against the schema of the status the server actually answered, if documented.
-  const status = documented.includes(actual) ? actual : expectedStatus;
-  const response = deref(info.op.responses[status]);
-  const content = response.content ?? {};
-  const body = real.body ?? '';
-  const type = header(real.headers, 'content-type') ?? '';
-  if (Object.keys(content).length === 0) {
-    if (body.length > 0) problems.push(`body: ${status} is documented without a body, got ${body.length} bytes`);
-    return problems;
-  }
-  const base = type.split(';')[0].trim().toLowerCase();
-  const mediaType = Object.keys(content).find((m) => m.toLowerCase() === base) ?? null;
-  if (!mediaType) {
-    problems.push(`Content-Type "${type}" is not documented for ${status} (${Object.keys(content).join(', ')})`);
-    return problems;
-  }
-  if (!/json/.test(mediaType)) return problems;
-  let parsed;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    problems.push(`body: not JSON: ${body.slice(0, 120)}`);
-    return problems;
-  }
-  const pointer = ['', 'paths', escape(info.path), info.method.toLowerCase(), 'responses', status, 'content', escape(mediaType), 'schema'].join('/');
-  const responseRef = info.op.responses[status].$ref;
-  const validate = responseValidator(
-    responseRef ? `${responseRef.slice(1)}/content/${escape(mediaType)}/schema` : pointer,
-  );
-  if (!validate(parsed)) {
-    for (const e of validate.errors) {
-      const extra = e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : e.keyword === 'additionalProperties' ? `: ${e.params.additionalProperty}` : '';
-      problems.push(`body${e.instancePath || ''} ${e.message}${extra}`);
-    }
-  }
-  return problems;
-}
-
-function header(headers, name) {
-  const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-  return key ? String(headers[key]) : undefined;
-}
+// ---- the spec (contract/spec-check.cjs) -------------------------------------------------------
+const { operations, deref, firstExample, checkResponse, header } = createChecker(spec);
 
 // ---- tokens ---------------------------------------------------------------------------------
 const tokenExample = firstExample(
@@ -163,15 +64,48 @@ async function obtainToken(client = credentials) {
   if (res.status !== 200 || typeof value !== 'string') {
     throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
   }
+  // Every token response the gate gets is checked against the spec, not only the one transaction.
+  const problems = checkResponse(operations.get('POST /auth/token'), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
+  if (problems.length) throw new Error(`the token response of POST ${url} does not match the spec: ${problems.join('; ')}`);
   return value;
+}
+
+/** Revokes a token at the target's POST /auth/revoke (with the run's client credentials). */
+async function revokeToken(value) {
+  const url = new URL('auth/revoke', withSlash(AUTH_URL));
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+    body: new URLSearchParams({ token: value, ...credentials }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
 }
 
 const withSlash = (u) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
 
+// Auth probes (live targets, the sandbox included): every 401 transaction that runs is repeated
+// with a garbage token, a malformed Authorization header (another scheme with the run's valid
+// token; `Bearer` with no token) and a token the gate revoked itself; each must get the documented
+// 401. Against the mock there are no real tokens to tell apart; CONTRACT_AUTH_PROBES=0 turns the
+// probes off for another stand-in that accepts any token.
+let revoked;
+let revokedError;
+const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0';
+
 hooks.beforeAll((transactions, done) => {
   obtainToken().then(
-    (value) => {
+    async (value) => {
       token = value;
+      if (PROBES && transactions.some((t) => String(t.expected.statusCode) === '401')) {
+        try {
+          const doomed = await obtainToken();
+          await revokeToken(doomed);
+          revoked = doomed;
+        } catch (error) {
+          revokedError = `could not obtain and revoke a token for the revoked-token probe: ${error.message}`;
+        }
+      }
       done();
     },
     (error) => {
@@ -258,8 +192,8 @@ hooks.beforeEach((transaction, done) => {
   const info = lookup(transaction);
   const status = String(transaction.expected.statusCode);
   if (!info) {
-    transaction.fail = `no operation ${transaction.request.method} ${transaction.origin.resourceName} in the spec`;
     transaction.contract = { key: transaction.name, status };
+    failWith(transaction, `no operation ${transaction.request.method} ${transaction.origin.resourceName} in the spec`);
     return done();
   }
   const key = keyOf(info, status);
@@ -267,7 +201,7 @@ hooks.beforeEach((transaction, done) => {
   // of the target data apply to that one only, `"<operationId> <status>"` ones to all of them.
   const mediaType = transaction.expected.headers?.['Content-Type'] ?? 'application/json';
   const override = data.requests?.[`${key} ${mediaType}`] ?? data.requests?.[key];
-  transaction.contract = { key, operationId: info.op.operationId, status };
+  transaction.contract = { key, operationId: info.op.operationId, status, mediaType, mediaOverride: Boolean(data.requests?.[`${key} ${mediaType}`]) };
   const reason = skipReason(info, status, key, override, mediaType);
   if (reason) {
     transaction.skip = true;
@@ -291,7 +225,7 @@ hooks.beforeEach((transaction, done) => {
   const needsAuth = info.security.length > 0 && !info.security.some((s) => Object.keys(s).length === 0);
   if (needsAuth && status !== '401') {
     if (!token) {
-      transaction.fail = tokenError ?? 'no token';
+      failWith(transaction, tokenError ?? 'no token');
       return done();
     }
     headers.Authorization = `Bearer ${token}`;
@@ -313,7 +247,7 @@ hooks.beforeEach((transaction, done) => {
     prepare(info, override, headers).then(
       () => finish(transaction, info, status, body, done),
       (error) => {
-        transaction.fail = `target data set-up failed: ${error.message}`;
+        failWith(transaction, `target data set-up failed: ${error.message}`);
         done();
       },
     );
@@ -366,7 +300,7 @@ function finish(transaction, info, status, body, done) {
         done();
       },
       (error) => {
-        transaction.fail = `could not obtain a token to revoke: ${error.message}`;
+        failWith(transaction, `could not obtain a token to revoke: ${error.message}`);
         done();
       },
     );
@@ -386,27 +320,139 @@ hooks.beforeEachValidation((transaction) => {
   if (expected && actual && actual.split(';')[0].trim().toLowerCase() === expected.toLowerCase()) {
     transaction.expected.headers['Content-Type'] = actual;
   }
+  // Live: one id cannot be both media types of a download. Without an id for this media type in
+  // the target data, an answer in another documented type of the same response is no failure
+  // (afterEach reports the transaction as skipped, with what to add to the target data).
+  const c = transaction.contract;
+  const info = c?.operationId && lookup(transaction);
+  if (MODE === 'live' && info && expected && actual && !c.mediaOverride && String(transaction.real?.statusCode) === c.status) {
+    const types = Object.keys(deref(info.op.responses[c.status])?.content ?? {});
+    const base = actual.split(';')[0].trim().toLowerCase();
+    if (types.length > 1 && base !== expected.toLowerCase() && types.includes(base)) {
+      c.otherMedia = base;
+      transaction.expected.headers['Content-Type'] = actual;
+    }
+  }
 });
+
+/** Sends the transaction's request again with other headers; answers {statusCode, headers, body, bytes}. */
+async function resend(transaction, headers) {
+  const url = `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`;
+  const res = await fetch(url, {
+    method: transaction.request.method,
+    headers,
+    body: transaction.request.body === '' || transaction.request.method === 'GET' ? undefined : transaction.request.body,
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8'), bytes };
+}
+
+/** The 401 transaction again with invalid credentials: each must get the documented 401. */
+async function authProbes(transaction, info) {
+  const base = { ...transaction.request.headers };
+  delete base.Authorization;
+  const probes = [
+    ['a garbage token', `Bearer garbage-${Math.random().toString(36).slice(2)}`],
+    ['a malformed header (Bearer without a token)', 'Bearer'],
+    ['a valid token under another scheme', `Basic ${token}`],
+  ];
+  if (revoked) probes.push(['a token the gate revoked', `Bearer ${revoked}`]);
+  const problems = [];
+  if (revokedError) problems.push(`auth probe: ${revokedError}`);
+  for (const [what, authorization] of probes) {
+    if (data.reset) await send(...resetRequest());
+    const real = await resend(transaction, { ...base, Authorization: authorization });
+    for (const p of checkResponse(info, '401', real)) problems.push(`auth probe with ${what}: ${p}`);
+  }
+  return problems;
+}
+
+function resetRequest() {
+  const [method, path] = data.reset.includes(' ') ? data.reset.split(' ') : ['POST', data.reset];
+  return [method, new URL(path.replace(/^\//, ''), withSlash(AUTH_URL))];
+}
+
+/** What a download's media type promises: gzip data, or SQL text. */
+async function downloadProblems(transaction, mediaType) {
+  const real = await resend(transaction, { ...transaction.request.headers });
+  const { bytes } = real;
+  if (real.statusCode !== 200) return [`download: fetched again, it answered ${real.statusCode}`];
+  if (mediaType === 'application/gzip') {
+    if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return [`download: application/gzip, but the body does not start with the gzip magic bytes 1f 8b (${bytes.subarray(0, 4).toString('hex') || 'empty'})`];
+    try {
+      require('node:zlib').gunzipSync(bytes);
+    } catch (error) {
+      return [`download: application/gzip, but the body is not a complete gzip stream (${error.message})`];
+    }
+  }
+  if (mediaType === 'application/sql') {
+    let text;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return ['download: application/sql, but the body is not UTF-8 text'];
+    }
+    if (text.includes('\u0000')) return ['download: application/sql, but the body holds NUL bytes (binary data)'];
+    if (!/\b(CREATE|INSERT|DROP|ALTER|SET|BEGIN|LOCK)\b/i.test(text)) return ['download: application/sql, but the body has no SQL statement (CREATE, INSERT, DROP, ALTER, SET, BEGIN, LOCK)'];
+  }
+  return [];
+}
+
+/** Fails a transaction before it is sent; Dredd keeps only `true` in transaction.fail. */
+function failWith(transaction, message) {
+  transaction.fail = message;
+  if (transaction.contract) transaction.contract.error = message;
+}
 
 const results = [];
 hooks.afterEach((transaction, done) => {
+  afterEachAsync(transaction).then(done, (error) => {
+    results.push({ key: transaction.contract?.key ?? transaction.name, name: transaction.name, outcome: 'fail', errors: [`gate error: ${error.message}`] });
+    done();
+  });
+});
+
+async function afterEachAsync(transaction) {
   const c = transaction.contract ?? { key: transaction.name, status: String(transaction.expected.statusCode) };
   const record = { key: c.key, name: transaction.name, operationId: c.operationId, status: c.status };
   if (transaction.skip) {
     results.push({ ...record, outcome: 'skip', reason: c.reason ?? 'skipped' });
-    return done();
+    return;
   }
   const problems = [];
-  if (transaction.fail) problems.push(String(transaction.fail));
+  let empty = false;
+  if (transaction.fail) problems.push(c.error ?? String(transaction.fail));
+  const info = lookup(transaction);
   if (!transaction.real) {
     problems.push(transaction.fail ? 'not sent' : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`);
   } else {
-    const info = lookup(transaction);
+    const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
+    if (c.otherMedia) {
+      results.push({ ...record, outcome: 'skip', reason: `live: the target answered ${c.otherMedia} for this id; give an id of a ${c.mediaType} resource in CONTRACT_TARGET_DATA "requests": {"${c.key} ${c.mediaType}": {"params": …}}` });
+      return;
+    }
     if (info) problems.push(...checkResponse(info, c.status, transaction.real));
     // Dredd's own findings (status, Content-Type) when the schema check found nothing else.
     if (!problems.length && transaction.test && transaction.test.valid === false && transaction.test.message) {
       problems.push(...transaction.test.message.trim().split('\n').map((m) => `dredd: ${m}`));
     }
+    if (!problems.length && info && c.status.startsWith('2')) {
+      if (/^application\/(gzip|sql)$/.test(actualType) && MODE === 'live') problems.push(...(await downloadProblems(transaction, actualType)));
+      // A list that holds nothing checks no item: against a target with data it must not be empty.
+      let parsed;
+      try {
+        parsed = /json/.test(actualType) ? JSON.parse(transaction.real.body) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (Array.isArray(parsed?.data) && parsed.data.length === 0) {
+        empty = true;
+        if (data.nonEmptyLists && !(data.emptyLists ?? []).includes(c.key)) {
+          problems.push('body/data is an empty list, so no item was checked: the target data must select a request that lists something');
+        }
+      }
+    }
+    if (PROBES && info && c.status === '401' && !problems.length) problems.push(...(await authProbes(transaction, info)));
   }
   if (problems.length) {
     transaction.fail = problems.join('; ');
@@ -414,22 +460,37 @@ hooks.afterEach((transaction, done) => {
   }
   // For error responses, what the target said (in --results files: was it the intended error?).
   const said = !c.status.startsWith('2') && transaction.real?.body ? transaction.real.body.slice(0, 240) : undefined;
-  results.push({ ...record, outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined, said });
+  results.push({ ...record, outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined, said, empty: empty || undefined, probed: PROBES && c.status === '401' ? true : undefined });
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
-  if (c.revokes && c.revokes === token) {
-    obtainToken().then(
-      (value) => {
-        token = value;
-        done();
-      },
-      () => done(),
-    );
-    return;
-  }
-  done();
-});
+  if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
+}
+
+/**
+ * The target data's `expire` (sandbox: move the clock on past a token's lifetime): a token
+ * obtained before it must then get 401 on an authorised read. Runs last, after every transaction.
+ */
+async function expiredTokenProbe() {
+  const info = operations.get('GET /account');
+  const old = await obtainToken();
+  const step = data.expire;
+  const root = step.root === 'auth' ? AUTH_URL : BASE_URL;
+  await send(step.method ?? 'POST', new URL(step.path.replace(/^\//, ''), withSlash(root)), step.body);
+  const res = await fetch(new URL('account', withSlash(BASE_URL)), { headers: { Accept: 'application/json', Authorization: `Bearer ${old}` } });
+  const real = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+  return checkResponse(info, '401', real).map((p) => `auth probe with an expired token: ${p}`);
+}
 
 hooks.afterAll((transactions, done) => {
-  if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));
-  done();
+  const probe = PROBES && data.expire && (!ONLY.length || ONLY.some((o) => o.split(' ')[0] === 'getAccount')) ? expiredTokenProbe() : Promise.resolve(null);
+  probe
+    .then(
+      (problems) => {
+        if (problems) results.push({ key: 'getAccount 401', name: 'auth probe: expired token', operationId: 'getAccount', status: '401', outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined });
+      },
+      (error) => results.push({ key: 'getAccount 401', name: 'auth probe: expired token', operationId: 'getAccount', status: '401', outcome: 'fail', errors: [`could not run: ${error.message}`] }),
+    )
+    .finally(() => {
+      if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));
+      done();
+    });
 });

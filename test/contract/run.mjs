@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** Live runs fail when they exercise less than this share (percent) of the documented responses. */
+const DEFAULT_MIN_COVERAGE = 25;
 const HELP = `Usage: node contract/run.mjs (--mock | --sandbox | --live) [--only IDS] [--report FILE] [--results FILE]
 
   --mock          run against the Prism mock (started here, or CONTRACT_MOCK_URL if set);
@@ -25,6 +27,10 @@ const HELP = `Usage: node contract/run.mjs (--mock | --sandbox | --live) [--only
   --report FILE   write {"passed": N, "failed": N, "skipped": N} (for CI totals)
   --results FILE  write every transaction's outcome as JSON
 
+Live runs print their coverage (documented responses exercised / documented responses) and fail
+below CONTRACT_MIN_COVERAGE percent (default ${DEFAULT_MIN_COVERAGE}).
+Live runs (the sandbox included) repeat every 401 transaction with invalid tokens (garbage,
+malformed, another scheme, revoked); CONTRACT_AUTH_PROBES=0 turns that off.
 Other variables: CONTRACT_TARGET_DATA (JSON file with ids and requests that fit the target),
 HOSTING_API_SPEC (spec file instead of the bundle), CONTRACT_DREDD_LOGLEVEL (default "error").`;
 
@@ -66,6 +72,8 @@ if ([values.mock, values.live, values.sandbox].filter(Boolean).length !== 1) usa
 const target = values.live ? 'live' : values.sandbox ? 'sandbox' : 'mock';
 const mode = target === 'mock' ? 'mock' : 'live';
 const only = values.only ?? process.env.CONTRACT_ONLY ?? '';
+const minCoverage = Number(process.env.CONTRACT_MIN_COVERAGE ?? DEFAULT_MIN_COVERAGE);
+if (!(minCoverage >= 0 && minCoverage <= 100)) usage(`CONTRACT_MIN_COVERAGE must be a percentage from 0 to 100, got "${process.env.CONTRACT_MIN_COVERAGE}"`);
 
 function specFile(ext) {
   if (process.env.HOSTING_API_SPEC) return resolve(process.env.HOSTING_API_SPEC);
@@ -237,6 +245,13 @@ const seenKeys = new Set(results.map((r) => r.key));
 // Documented responses Dredd made no transaction for, or that were neither passed nor skipped.
 const notGenerated = documented.filter((k) => !seenKeys.has(k));
 const exercisedOps = new Set(passed.map((r) => r.operationId));
+// Coverage: documented responses (of the selected operations) with a passing transaction that
+// checked something (a list that came back empty checked no item).
+const inScope = onlyIds.length ? documented.filter((k) => onlyIds.some((id) => id === k || id === k.split(' ')[0])) : documented;
+const exercised = new Set(passed.filter((r) => !r.empty).map((r) => r.key));
+const covered = inScope.filter((k) => exercised.has(k)).length;
+const coverage = inScope.length ? (100 * covered) / inScope.length : 100;
+const emptyKeys = [...new Set(passed.filter((r) => r.empty).map((r) => r.key))].filter((k) => !exercised.has(k));
 const gaps = target !== 'live' && onlyIds.length === 0 ? notGenerated : [];
 
 const lines = [''];
@@ -245,6 +260,10 @@ lines.push(
   `Responses: ${documented.length} documented, ${passedKeys.size} passed, ${new Set(failed.map((r) => r.key)).size} failed, ${[...skippedKeys].filter((k) => !passedKeys.has(k)).length} skipped.`,
   `Transactions: ${results.length} made by Dredd: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped.`,
 );
+lines.push(`Coverage: ${covered} of ${inScope.length} documented responses exercised (${coverage.toFixed(1)}%)` + (target === 'live' ? `; the floor is ${minCoverage}% (CONTRACT_MIN_COVERAGE).` : '.'));
+if (emptyKeys.length) lines.push(`Passed with an empty list, so not counted as exercised (${emptyKeys.length}): ${emptyKeys.join(', ')}`);
+const probes = results.filter((r) => r.probed || r.name?.startsWith('auth probe')).length;
+if (probes) lines.push(`Auth probes: ${probes} transactions also tried with invalid tokens (garbage, malformed, revoked${results.some((r) => r.name === 'auth probe: expired token') ? ', expired' : ''}).`);
 const reasons = new Map();
 for (const r of skipped) reasons.set(r.reason, [...(reasons.get(r.reason) ?? []), r.key]);
 for (const [reason, keys] of reasons) {
@@ -262,6 +281,10 @@ if (notGenerated.length && !onlyIds.length) {
 }
 for (const r of failed) lines.push(`FAILED ${r.key} (${r.name}):\n    ${r.errors.join('\n    ')}`);
 let failures = failed.length + gaps.length;
+if (target === 'live' && coverage < minCoverage) {
+  lines.push(`COVERAGE ${coverage.toFixed(1)}% is below the floor of ${minCoverage}%: give ids and requests that fit the target (CONTRACT_TARGET_DATA), allow writes on a test account (CONTRACT_ALLOW_WRITES=1), or lower CONTRACT_MIN_COVERAGE.`);
+  failures += 1;
+}
 if (code !== 0 && failures === 0) {
   lines.push(`Dredd exited with code ${code} without a failing transaction: see its output above.`);
   failures = 1;
@@ -270,7 +293,7 @@ lines.push(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 lines.push(`Contract (${target}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`);
 console.log(lines.join('\n'));
 
-const summary = { passed: passed.length, failed: failures, skipped: skipped.length };
+const summary = { passed: passed.length, failed: failures, skipped: skipped.length, coverage: Number(coverage.toFixed(1)) };
 if (values.report) {
   mkdirSync(dirname(resolve(values.report)), { recursive: true });
   writeFileSync(values.report, `${JSON.stringify(summary)}\n`);

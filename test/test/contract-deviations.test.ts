@@ -222,6 +222,10 @@ describe('contract:live', () => {
           CONTRACT_AUTH_URL: target.authUrl,
           CONTRACT_CLIENT_ID: 'contract-test',
           CONTRACT_CLIENT_SECRET: 'contract-secret',
+          // The mock stands in for a live service but accepts any token, and only a few
+          // operations are selected: no invalid-token probes, no coverage floor.
+          CONTRACT_AUTH_PROBES: '0',
+          CONTRACT_MIN_COVERAGE: '0',
           ...extra,
         },
         'getSite,searchSites,updateSite,deleteSite,createSiteNote,createAccessToken,revokeAccessToken',
