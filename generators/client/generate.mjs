@@ -1,37 +1,27 @@
 #!/usr/bin/env node
-// Writes packages/client/src/generated/client.ts from the bundled spec: a table of what the runtime
-// needs per operation (`meta`), and types only — one Input/Envelope/Result alias per operation over
-// openapi-typescript's `operations` (spec/dist/openapi.d.ts) and the grouped `HostingApiOperations`
-// interface (named by each operation's `x-client-method`), with JSDoc from the spec. The runtime
-// (packages/client/src/runtime/operation.ts) builds URLs, queries and bodies from `meta`.
-// Usage: node generators/client/generate.mjs [--spec <openapi.json>] [--out <client.ts>]
+// Writes packages/client/src/generated/client.ts from the bundled spec: the runtime's table (`meta`:
+// how to send each operation) and types only — Input/Envelope/Result per operation over
+// openapi-typescript's `operations` (spec/dist/openapi.d.ts) and the `HostingApiOperations` interface
+// grouped by `x-client-method`, with JSDoc from the spec. Usage: generate.mjs [--spec <openapi.json>]
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import config from './client.config.mjs';
 
-const VERBS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-const IDENT = /^[A-Za-z_$][\w$]*$/;
+const [VERBS, IDENT] = [['get', 'put', 'post', 'delete', 'patch', 'head', 'options'], /^[A-Za-z_$][\w$]*$/];
 const str = JSON.stringify;
 const pascal = (s) => s.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_, __, c) => c.toUpperCase());
 const camel = (s) => s.replace(/[-_]+([A-Za-z0-9])/g, (_, c) => c.toUpperCase());
 // Redoc's anchor for a tag: slugify's defaults (drop punctuation, spaces to `-`).
 export const tagSlug = (tag) => tag.replace(/[^\w\s$*+~.()'"!:@-]+/g, '').trim().replace(/[-\s]+/g, '-');
 
-function deref(spec, node) {
-  for (let hops = 0; node && typeof node.$ref === 'string'; hops++) {
-    if (hops > 20 || !node.$ref.startsWith('#/')) throw new Error(`cannot resolve $ref ${node.$ref}`);
-    node = node.$ref.slice(2).split('/').reduce((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
-  }
-  return node;
-}
+// The bundle holds local refs only (`#/components/...`).
+const deref = (spec, node) => (typeof node?.$ref === 'string' ? deref(spec, node.$ref.slice(2).split('/').reduce((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec)) : node);
 
 /** The operations of a spec as the client needs them; throws with every problem to fix in the spec. */
 export function buildModel(spec, cfg = config) {
   const ref = (node) => deref(spec, node);
-  const operations = [];
-  const problems = [];
-  const byName = new Map();
+  const [operations, problems, byName] = [[], [], new Map()];
   for (const [path, rawItem] of Object.entries(spec.paths ?? {})) {
     const item = ref(rawItem);
     for (const verb of VERBS.filter((v) => item[v])) {
@@ -40,10 +30,8 @@ export function buildModel(spec, cfg = config) {
       const name = op['x-client-method'];
       const segments = typeof name === 'string' ? name.split('.') : [];
       if (!op.operationId) problems.push(`${where}: no operationId`);
-      if (segments.length < 2 || !segments.every((s) => IDENT.test(s))) {
-        problems.push(`${where}: x-client-method must be a dotted name like \`sites.notes.list\` (got ${str(name)})`);
-        continue;
-      }
+      const badName = segments.length < 2 || !segments.every((s) => IDENT.test(s));
+      if (badName && problems.push(`${where}: x-client-method must be a dotted name like \`sites.notes.list\` (got ${str(name)})`)) continue;
       if (byName.has(name)) problems.push(`${where}: x-client-method \`${name}\` is already used by ${byName.get(name)}`);
       if (cfg.reserved.includes(segments[0])) problems.push(`${where}: x-client-method may not start with \`${segments[0]}\` (reserved)`);
       byName.set(name, where);
@@ -54,13 +42,11 @@ export function buildModel(spec, cfg = config) {
       const rb = ref(op.requestBody);
       const [contentType, media] = Object.entries(rb?.content ?? {})[0] ?? [];
       const schema = ref(media?.schema) ?? {};
-      const bodyKeys = Object.keys(schema.properties ?? {});
       if (contentType && query.length && schema.type !== 'object' && !schema.properties) problems.push(`${where}: a non-object body cannot be merged with query parameters into one input`);
-      if (query.some((q) => bodyKeys.includes(q.name))) problems.push(`${where}: query parameter and body property share a name; the merged input would be ambiguous`);
+      if (query.some((q) => q.name in (schema.properties ?? {}))) problems.push(`${where}: query parameter and body property share a name; the merged input would be ambiguous`);
       const success = Object.keys(op.responses ?? {}).find((s) => /^2\d\d$/.test(s));
       if (!success) problems.push(`${where}: no 2xx response`);
       const json = ref(op.responses?.[success])?.content?.['application/json'];
-      const toggles = /^toggle/.test(op.operationId ?? '') || name.endsWith('.toggle');
       operations.push({
         id: op.operationId, name, segments, verb, path, tag: op.tags?.[0] ?? '', summary: op.summary ?? '', description: op.description ?? '',
         pathParams: pathParams.filter((p) => typeof p !== 'string'),
@@ -68,7 +54,7 @@ export function buildModel(spec, cfg = config) {
         body: contentType ? { contentType, required: rb.required === true, hasRequiredKeys: (schema.required ?? []).length > 0 } : null,
         success: Number(success ?? 200), hasJson: !!json, paginated: !!ref(json?.schema)?.properties?.page,
         base: (op.servers ?? item.servers)?.length ? 'auth' : 'api', auth: (op.security ?? spec.security ?? []).length > 0,
-        idempotent: typeof op['x-idempotent'] === 'boolean' ? op['x-idempotent'] : cfg.idempotentVerbs.includes(verb) || (verb === 'put' && !toggles),
+        idempotent: typeof op['x-idempotent'] === 'boolean' ? op['x-idempotent'] : cfg.idempotentVerbs.includes(verb) || (verb === 'put' && !/^toggle/.test(op.operationId ?? '') && !name.endsWith('.toggle')),
       });
     }
   }
@@ -94,8 +80,8 @@ function renderTypes(o) {
   const inputRequired = o.query.some((q) => q.required) || (o.body?.required && o.body.hasRequiredKeys);
   const lines = parts.length ? [`/** Input of \`${o.name}\` (${o.verb.toUpperCase()} ${o.path}). */`, `export type ${T}Input = ${parts.join(' & ')};`] : [];
   if (o.hasJson) {
-    lines.push(`/** Response envelope of \`${o.name}\`. */`, `export type ${T}Envelope = ${op}['responses'][${o.success}]['content']['application/json'];`);
-    lines.push(`/** Result of \`${o.name}\`: the envelope's \`data\`${o.paginated ? ' and `page`' : ''}. */`, `export type ${T}Result = ${o.paginated ? `Paged<${T}Envelope>` : `${T}Envelope['data']`};`);
+    lines.push(`/** Response envelope of \`${o.name}\`. */`, `export type ${T}Envelope = ${op}['responses'][${o.success}]['content']['application/json'];`,
+      `/** Result of \`${o.name}\`: the envelope's \`data\`${o.paginated ? ' and `page`' : ''}. */`, `export type ${T}Result = ${o.paginated ? `Paged<${T}Envelope>` : `${T}Envelope['data']`};`);
   } else lines.push(`/** \`${o.name}\` answers with no JSON body. */`, `export type ${T}Envelope = EmptyEnvelope;`, `export type ${T}Result = void;`);
   const args = [...o.pathParams.map((p) => `${camel(p.name)}: ${op}['parameters']['path'][${str(p.name)}]`), ...(parts.length ? [`input${inputRequired ? '' : '?'}: ${T}Input`] : [])];
   return { lines, member: `Operation<[${args.join(', ')}], ${T}Result, ${T}Envelope>` };
@@ -105,9 +91,8 @@ function renderMeta(o) {
   const integers = o.pathParams.filter((p) => ['integer', 'number'].includes(p.schema?.type)).map((p) => p.name);
   return str({
     id: o.id, name: o.name, method: o.verb.toUpperCase(), path: o.path, pathParams: o.pathParams.map((p) => p.name),
-    ...(integers.length && { integers }), ...(o.query.length && { query: o.query.map((q) => q.name) }),
-    ...(o.body && { body: o.body.contentType === 'application/x-www-form-urlencoded' ? 'form' : 'json' }),
-    ...(o.body?.required && { bodyRequired: true }), ...(o.verb === 'get' && o.body && { bodyOnGet: true }),
+    ...(integers.length && { integers }), ...(o.query.length && { query: o.query.map((q) => q.name) }), ...(o.body?.required && { bodyRequired: true }),
+    ...(o.body && { body: o.body.contentType === 'application/x-www-form-urlencoded' ? 'form' : 'json', ...(o.verb === 'get' && { bodyOnGet: true }) }),
     ...(o.query.find((q) => q.name === 'paginate' && q.boolean) && { paginateParam: 'paginate' }),
     base: o.base, auth: o.auth, idempotent: o.idempotent, paginated: o.paginated,
   });
@@ -115,8 +100,7 @@ function renderMeta(o) {
 
 /** The source of packages/client/src/generated/client.ts. */
 export function renderClient(operations, cfg = config) {
-  const tree = {};
-  const types = [];
+  const [tree, types] = [{}, []];
   for (const o of operations) {
     const { lines, member } = renderTypes(o);
     types.push(...lines);
@@ -137,8 +121,7 @@ export interface HostingApiOperations {
 ${renderTree(tree, '  ')}
 }
 
-/** The operationId of every client method. */
-export type OperationId = ${operations.map((o) => str(o.id)).join(' | ')};
+/** The operationId of every client method. */ export type OperationId = ${operations.map((o) => str(o.id)).join(' | ')};
 
 /** What the runtime needs to know about each operation, read from the spec. */
 export const meta: Record<OperationId, OperationMeta> = {
@@ -148,27 +131,20 @@ ${operations.map((o) => `  ${o.id}: ${renderMeta(o)},`).join('\n')}
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log('Usage: node generators/client/generate.mjs [--spec <openapi.json>] [--out <client.ts>]\n\nWrites the client\'s generated table and types (defaults in generators/client/client.config.mjs).');
-    process.exit(0);
+  const [root, [flag, value]] = [resolve(dirname(fileURLToPath(import.meta.url)), '../..'), process.argv.slice(2)];
+  if (flag && flag !== '--spec') {
+    (['--help', '-h'].includes(flag) ? console.log : console.error)(`${flag}: `.repeat(!['--help', '-h'].includes(flag)) + 'Usage: node generators/client/generate.mjs [--spec <openapi.json>]\n\nWrites packages/client/src/generated/client.ts (settings: generators/client/client.config.mjs).');
+    process.exit(flag === '--help' || flag === '-h' ? 0 : 2);
   }
-  const arg = (flag, fallback) => resolve(args.includes(flag) ? args[args.indexOf(flag) + 1] ?? '' : join(root, fallback));
-  const specPath = arg('--spec', config.spec);
-  const out = arg('--out', config.out);
-  if (!existsSync(specPath)) {
-    console.error(`client generate: ${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`);
-    process.exit(1);
-  }
+  const [specPath, out] = [resolve(flag ? value ?? '' : join(root, config.spec)), join(root, config.out)];
   try {
+    if (!existsSync(specPath)) throw new Error(`${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`);
     const operations = buildModel(JSON.parse(readFileSync(specPath, 'utf8')));
-    if (!args.includes('--out')) rmSync(dirname(out), { recursive: true, force: true }); // no stale generated files
-    mkdirSync(dirname(out), { recursive: true });
+    rmSync(dirname(out), { recursive: true, force: true }); // no stale generated files
+    mkdirSync(dirname(out));
     writeFileSync(out, renderClient(operations));
     console.log(`client generate: ${operations.length} operations → ${relative(root, out)}`);
   } catch (err) {
-    console.error(`client generate: ${err.message}`);
-    process.exit(1);
+    process.exitCode = console.error(`client generate: ${err.message}`) ?? 1;
   }
 }
