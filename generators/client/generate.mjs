@@ -74,8 +74,7 @@ export function renderDoc(o, cfg = config, pad = '') {
 }
 
 function renderTypes(o) {
-  const T = pascal(o.id);
-  const op = `operations[${str(o.id)}]`;
+  const [T, op] = [pascal(o.id), `operations[${str(o.id)}]`];
   const parts = [o.query.length && `NonNullable<${op}['parameters']['query']>`, o.body && `NonNullable<${op}['requestBody']>['content'][${str(o.body.contentType)}]`].filter(Boolean);
   const inputRequired = o.query.some((q) => q.required) || (o.body?.required && o.body.hasRequiredKeys);
   const lines = parts.length ? [`/** Input of \`${o.name}\` (${o.verb.toUpperCase()} ${o.path}). */`, `export type ${T}Input = ${parts.join(' & ')};`] : [];
@@ -83,7 +82,8 @@ function renderTypes(o) {
     lines.push(`/** Response envelope of \`${o.name}\`. */`, `export type ${T}Envelope = ${op}['responses'][${o.success}]['content']['application/json'];`,
       `/** Result of \`${o.name}\`: the envelope's \`data\`${o.paginated ? ' and `page`' : ''}. */`, `export type ${T}Result = ${o.paginated ? `Paged<${T}Envelope>` : `${T}Envelope['data']`};`);
   } else lines.push(`/** \`${o.name}\` answers with no JSON body. */`, `export type ${T}Envelope = EmptyEnvelope;`, `export type ${T}Result = void;`);
-  const args = [...o.pathParams.map((p) => `${camel(p.name)}: ${op}['parameters']['path'][${str(p.name)}]`), ...(parts.length ? [`input${inputRequired ? '' : '?'}: ${T}Input`] : [])];
+  const scalar = (p) => ({ integer: 'number', number: 'number', string: 'string' })[p.schema?.type] ?? `${op}['parameters']['path'][${str(p.name)}]`;
+  const args = [...o.pathParams.map((p) => `${camel(p.name)}: ${scalar(p)}`), ...(parts.length ? [`input${inputRequired ? '' : '?'}: ${T}Input`] : [])];
   return { lines, member: `Operation<[${args.join(', ')}], ${T}Result, ${T}Envelope>` };
 }
 

@@ -66,7 +66,7 @@ describe('client generator', () => {
 
   it('types each method over openapi-typescript\'s operations and nests the groups', () => {
     expect(source).toContain(`import type { operations } from '@hosting-api/openapi/types';`);
-    expect(source).toContain('php: Operation<[siteId: operations["listPhp"][\'parameters\'][\'path\']["site_id"], input?: ListPhpInput], ListPhpResult, ListPhpEnvelope>;');
+    expect(source).toContain('php: Operation<[siteId: number, input?: ListPhpInput], ListPhpResult, ListPhpEnvelope>;');
     expect(source).toMatch(/sites: \{\n\s+logs: \{/);
     expect(source).toContain('export type ListNotesResult = Paged<ListNotesEnvelope>;');
     expect(source).toContain("export type CreateSiteEnvelope = operations[\"createSite\"]['responses'][202]['content']['application/json'];");

@@ -29,16 +29,21 @@ export function fixedToken(token: string): TokenSource {
   };
 }
 
-/** A caller's provider function, asked once for all the calls that need a token at the same time (single flight). */
+/**
+ * A caller's provider function, asked once for all the calls that need a token at the same time
+ * (single flight). After a 401, a call whose token the provider has already replaced gets the
+ * replacement without asking again.
+ */
 export function providedToken(provider: TokenProvider): TokenSource {
   const inflight: { get?: Promise<string>; refresh?: Promise<string> } = {};
+  let latest: string | undefined;
   const ask = (kind: 'get' | 'refresh') =>
-    (inflight[kind] ??= (async () => provider({ forceRefresh: kind === 'refresh' }))().finally(() => {
+    (inflight[kind] ??= (async () => (latest = await provider({ forceRefresh: kind === 'refresh' })))().finally(() => {
       inflight[kind] = undefined;
     }));
   return {
     get: () => inflight.refresh ?? ask('get'),
-    refresh: () => ask('refresh'),
+    refresh: async (failed) => (latest !== undefined && latest !== failed && !inflight.refresh ? latest : ask('refresh')),
     revoke: async () => {
       throw new Error('revoke() needs clientId and clientSecret: tokens from an accessToken provider are revoked by their provider');
     },
