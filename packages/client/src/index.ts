@@ -5,8 +5,11 @@ import { paginate, type PaginatedOperation, type PaginateOptions } from './runti
 import { DEFAULT_RETRY, type RetryOptions } from './runtime/retry';
 import type { FetchLike } from './runtime/transport';
 import type { SchemaSource } from './runtime/validate';
-import { createOperations } from './runtime/operation';
+import { createOperations, expandTable } from './runtime/operation';
 import { meta, type HostingApiOperations } from './generated/client';
+
+/** What the runtime knows about each operation (method, path, parameters, auth, idempotency, pagination), by operationId. */
+export const operationMeta = expandTable(meta);
 
 export interface ClientOptions {
   /** The versioned API base, ending in `/v1` (e.g. `https://api.example.com/v1`). Default: `HOSTING_API_BASE_URL`. */
@@ -97,7 +100,7 @@ export function createClient(options: ClientOptions = {}): HostingApiClient {
   core.tokens = tokens;
 
   const describe = `HostingApiClient { baseUrl: ${JSON.stringify(baseUrl)}, authUrl: ${JSON.stringify(authUrl)} }`;
-  const client = Object.assign(createOperations<HostingApiOperations>(core, meta), {
+  const client = Object.assign(createOperations<HostingApiOperations>(core, operationMeta), {
     paginate,
     revoke: () => (tokens ? tokens.revoke() : Promise.resolve()),
   });
@@ -116,5 +119,4 @@ export type { CallOptions, Operation, OperationMeta, Paged, WithResponse } from 
 export type { OperationSchemas, SchemaLike } from './runtime/validate';
 export * from './runtime/errors';
 export type * from './generated/client';
-export { meta as operationMeta } from './generated/client';
 export type { components, operations } from '@hosting-api/openapi/types';

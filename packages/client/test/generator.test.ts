@@ -54,12 +54,12 @@ describe('client generator', () => {
     expect(byId.toggleThing).toMatchObject({ idempotent: false });
     expect(byId.createToken).toMatchObject({ base: 'auth', auth: false, idempotent: false });
     expect(metaOf('listPhp')).toEqual({
-      id: 'listPhp', name: 'sites.logs.php', method: 'GET', path: '/sites/{site_id}/logs/php', pathParams: ['site_id'], integers: ['site_id'],
+      name: 'sites.logs.php', method: 'GET', path: '/sites/{site_id}/logs/php', integers: ['site_id'],
       body: 'json', bodyOnGet: true, base: 'api', auth: true, idempotent: true, paginated: false,
     });
-    expect(metaOf('listNotes')).toMatchObject({ pathParams: ['site_id'], integers: ['site_id'], query: ['page'], paginated: true });
+    expect(metaOf('listNotes')).toMatchObject({ path: '/sites/{site_id}/notes', integers: ['site_id'], query: ['page'], paginated: true });
     expect(metaOf('listSites')).toMatchObject({ query: ['paginate'], paginateParam: 'paginate' });
-    expect(metaOf('getCollaborator')).toMatchObject({ pathParams: ['email'] });
+    expect(metaOf('getCollaborator')).toMatchObject({ path: '/collaborators/{email}' });
     expect(metaOf('getCollaborator').integers).toBeUndefined();
     expect(metaOf('createToken')).toMatchObject({ body: 'form', bodyRequired: true, base: 'auth', auth: false });
   });

@@ -47,6 +47,16 @@ export interface OperationMeta {
   readonly bodyRequired?: boolean;
 }
 
+/** An operation as the generated table holds it: `id` is its key, and `pathParams` are read from `path`. */
+export type OperationEntry = Omit<OperationMeta, 'id' | 'pathParams'>;
+
+/** The whole meta of every operation of a generated table. */
+export function expandTable<K extends string>(table: Record<K, OperationEntry>): Record<K, OperationMeta> {
+  const out = {} as Record<K, OperationMeta>;
+  for (const id in table) out[id] = { id, pathParams: [...table[id].path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!), ...table[id] };
+  return out;
+}
+
 /** An envelope with no payload. */
 export interface EmptyEnvelope {
   message?: string;
