@@ -22,7 +22,7 @@ export interface ClientOptions {
   clientSecret?: string;
   /** A fixed bearer token, or a function that returns one, instead of client credentials. */
   accessToken?: string | TokenProvider;
-  /** Milliseconds per attempt. Default 60000. */
+  /** Milliseconds per attempt. Default 60000. `0` or `Infinity`: no timeout (fetch then gets no signal of the client's). */
   timeout?: number;
   /** Retries after a connection error, 408, 429 or 5xx. Default 2. */
   maxRetries?: number;

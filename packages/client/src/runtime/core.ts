@@ -38,6 +38,9 @@ export interface SendRequest {
   operationId?: string;
 }
 
+/** Longest delay setTimeout takes (about 24.8 days); a timeout from here up means none. */
+const MAX_TIMER = 2 ** 31 - 1;
+
 const ms = (start: number) => Math.round(performance.now() - start);
 
 /** A copy of `headers` with lower-case names, so that one name is sent once. */
@@ -158,17 +161,23 @@ export class Core implements ClientContext {
 
   /** One try: send, read the whole body, parse JSON. Transport failures become ConnectionError/TimeoutError. */
   async #attempt(req: SendRequest, headers: Record<string, string>, timeout: number, signal: AbortSignal | undefined) {
-    // The request gets its own controller, aborted by the timeout or by the caller's signal.
-    const controller = new AbortController();
+    // With a timeout, the request gets its own controller, aborted by the timer or by the caller's
+    // signal; without one (timeout 0 or Infinity), fetch gets the caller's signal, or none at all.
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`timed out after ${timeout} ms`));
-    }, timeout);
-    const onAbort = signal && (() => controller.abort(signal.reason));
-    if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    let requestSignal = signal;
+    if (timeout > 0 && timeout < MAX_TIMER) {
+      const controller = new AbortController();
+      requestSignal = controller.signal;
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`timed out after ${timeout} ms`));
+      }, timeout);
+      if (signal) signal.addEventListener('abort', (onAbort = () => controller.abort(signal.reason)), { once: true });
+    }
     try {
-      const response = await send({ method: req.method, url: req.url, headers, body: req.body, signal: controller.signal }, this.config.fetch, this.config.customFetch);
+      const response = await send({ method: req.method, url: req.url, headers, body: req.body, signal: requestSignal }, this.config.fetch, this.config.customFetch);
       const text = await response.text();
       let body: unknown = undefined;
       if (text) {
@@ -185,8 +194,8 @@ export class Core implements ClientContext {
       if (signal?.aborted) return aborted(req, signal);
       return new ConnectionError(`${req.method} ${req.url} failed: ${describeTransportError(err)}`, { request, operationId: req.operationId, cause: err });
     } finally {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      if (timer !== undefined) clearTimeout(timer);
+      if (onAbort) signal!.removeEventListener('abort', onAbort);
     }
   }
 

@@ -5,7 +5,7 @@
 
 /** Per-call options; each overrides the client's setting for this call only. */
 export interface CallOptions {
-  /** Milliseconds per attempt before the call fails with `TimeoutError`. */
+  /** Milliseconds per attempt before the call fails with `TimeoutError`; `0` or `Infinity` for none. */
   timeout?: number;
   /** Aborts the call (`RequestAbortedError`). */
   signal?: AbortSignal;

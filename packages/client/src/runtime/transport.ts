@@ -9,7 +9,7 @@ export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | URLSearchParams;
-  signal: AbortSignal;
+  signal: AbortSignal | undefined;
 }
 
 /** Not `async`, to spare a promise per call: the caller awaits it inside a `try`, so a `fetch` that throws synchronously is caught there. */
