@@ -70,10 +70,13 @@ export type Paged<E extends { data?: unknown }> = { data: E['data'] } & Pick<E, 
 /** `raw: true` result: the whole envelope and the `Response` it came in. */
 export type WithResponse<E> = E & { response: Response };
 
-/** A generated method: path parameters, then the input object (if any), then call options. */
+/**
+ * A generated method: path parameters, then the input object (if any), then call options;
+ * `raw: true` resolves to the whole envelope and the `Response`. One call signature, not two
+ * overloads, so that an editor shows the method's own JSDoc (from the spec) on hover.
+ */
 export interface Operation<A extends unknown[], R, E> {
-  (...args: [...A, (CallOptions & { raw?: false })?]): Promise<R>;
-  (...args: [...A, CallOptions & { raw: true }]): Promise<WithResponse<E>>;
+  <Raw extends boolean = false>(...args: [...args: A, options?: CallOptions & { raw?: Raw }]): Promise<Raw extends true ? WithResponse<E> : R>;
   readonly meta: OperationMeta;
 }
 
