@@ -6,9 +6,10 @@ export default {
   typesModule: '@hosting-api/openapi/types',
   out: 'packages/client/src/generated/client.ts',
   /**
-   * The documentation portal (packages/docs, Redoc). Each method's JSDoc links to its section,
-   * `#tag/<tag slug>/operation/<operationId>`. The portal has no public address yet; this is where
-   * `pnpm docs:serve` serves it. Change it here once the portal is published.
+   * The documentation portal (packages/docs, Redocly build-docs). Each method's JSDoc links to its
+   * section, `#/<tag slug>/<operationid>` in lower case, as the portal's own menu links (it also
+   * takes Redoc's older `#tag/<Tag>/operation/<operationId>`). The portal has no public address yet;
+   * this is where `pnpm docs:serve` serves it. Change it here once the portal is published.
    */
   docsUrl: 'http://127.0.0.1:8080/',
   /** Names the client object uses at its top level (`client.paginate`, `client.revoke`). */

@@ -12,8 +12,8 @@ const [VERBS, IDENT] = [['get', 'put', 'post', 'delete', 'patch', 'head', 'optio
 const str = JSON.stringify;
 const pascal = (s) => s.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_, __, c) => c.toUpperCase());
 const camel = (s) => s.replace(/[-_]+([A-Za-z0-9])/g, (_, c) => c.toUpperCase());
-// Redoc's anchor for a tag: slugify's defaults (drop punctuation, spaces to `-`).
-export const tagSlug = (tag) => tag.replace(/[^\w\s$*+~.()'"!:@-]+/g, '').trim().replace(/[-\s]+/g, '-');
+// The portal's anchor of an operation (Redocly build-docs): `#/<tag slug>/<operationid>`, lower case.
+export const tagSlug = (tag) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 // The bundle holds local refs only (`#/components/...`).
 const deref = (spec, node) => (typeof node?.$ref === 'string' ? deref(spec, node.$ref.slice(2).split('/').reduce((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec)) : node);
@@ -67,7 +67,7 @@ export function buildModel(spec, cfg = config) {
 
 /** JSDoc of one method: summary, description, method and path, link to the portal's section. */
 export function renderDoc(o, cfg = config, pad = '') {
-  const link = `@see {@link ${cfg.docsUrl}#tag/${encodeURIComponent(tagSlug(o.tag))}/operation/${o.id} | ${o.id} in the API reference}`;
+  const link = `@see {@link ${cfg.docsUrl}#/${tagSlug(o.tag)}/${o.id.toLowerCase()} | ${o.id} in the API reference}`;
   const text = [o.summary, o.description.trim(), `\`${o.verb.toUpperCase()} ${o.path}\`${o.paginated ? ' (paginated)' : ''}\n${link}`];
   const lines = text.filter(Boolean).join('\n\n').replace(/\*\//g, '*\\/').split('\n');
   return `${pad}/**\n${lines.map((l) => `${pad} *${l ? ` ${l}` : ''}`).join('\n')}\n${pad} */`;

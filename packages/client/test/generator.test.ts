@@ -86,12 +86,13 @@ describe('client generator', () => {
         ' * The site is ready when the operation *\\/ completes.',
         ' *',
         ' * `POST /sites`',
-        ' * @see {@link https://docs.example/#tag/Logs-reports-metrics/operation/createSite | createSite in the API reference}',
+        ' * @see {@link https://docs.example/#/logs-reports-metrics/createsite | createSite in the API reference}',
         ' */',
       ].join('\n'),
     );
-    expect(source).toMatch(/ \* `GET \/sites\/\{site_id\}\/notes` \(paginated\)\n {7}\* @see \{@link \S+#tag\/T\/operation\/listNotes /);
-    expect((tagSlug as (t: string) => string)('Backups and restores')).toBe('Backups-and-restores');
+    expect(source).toMatch(/ \* `GET \/sites\/\{site_id\}\/notes` \(paginated\)\n {7}\* @see \{@link \S+#\/t\/listnotes /);
+    expect((tagSlug as (t: string) => string)('Backups and restores')).toBe('backups-and-restores');
+    expect((tagSlug as (t: string) => string)('Logs, reports, metrics')).toBe('logs-reports-metrics');
   });
 
   it('refuses duplicate x-client-method names, a missing one, a reserved one, and a name that is both method and group', () => {
