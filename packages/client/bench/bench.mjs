@@ -1,16 +1,32 @@
 #!/usr/bin/env node
 // Time per call of the client against a local server versus raw fetch on the same request.
-// Usage: node bench/bench.mjs [--calls N] (after `pnpm build`). Prints both timings and the ratio.
+// Usage: node bench/bench.mjs [--calls N] [--rounds N] [--dist <index.js>] (after `pnpm build`).
+// Prints the timings and ratios; `--dist` measures another build (e.g. an older one unpacked elsewhere).
+//
+// Both sides send the same request: the same URL and the same headers (accept, authorization).
+// The client enforces a timeout on every attempt (default 60 s) through an AbortSignal, so the
+// fair comparison is raw fetch with the same signal semantics: a 60 s timeout that aborts the
+// request (`raw+timeout`: an AbortController and a timer per call, as a careful caller writes it).
+// Raw fetch with no signal at all (`raw`) is compared with the client with its timeout off
+// (`client-no-timeout`, `timeout: Infinity`: then fetch gets no signal either).
+// Two clocks: wall time per call, and this process's CPU time per call (user + system; the local
+// server runs in this process too, the same work for every side). On a machine shared with other
+// work the CPU figure moves less, since time spent waiting for the CPU is not counted.
 import http from 'node:http';
-import { createClient } from '../dist/index.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
-  console.log('Usage: node bench/bench.mjs [--calls N]   (default 3000 calls per round, 5 rounds; build first)');
+  console.log('Usage: node bench/bench.mjs [--calls N] [--rounds N] [--dist <index.js>]   (default 3000 calls per round, 5 rounds, ../dist/index.js; build first)');
   process.exit(0);
 }
-const calls = Number(args[args.indexOf('--calls') + 1]) || 3000;
-const rounds = 5;
+const dist = args.includes('--dist') ? pathToFileURL(resolve(args[args.indexOf('--dist') + 1] ?? '')).href : new URL('../dist/index.js', import.meta.url).href;
+const { createClient } = await import(dist);
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
+const calls = option('--calls', 3000);
+const rounds = option('--rounds', 5);
+const TIMEOUT = 60_000;
 
 const body = JSON.stringify({ message: 'Success', data: { id: 123456, name: 'shop', state: 'running' }, errors: null });
 const server = http.createServer((req, res) => {
@@ -24,43 +40,61 @@ server.keepAliveTimeout = 60_000;
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}/v1`;
 
-const client = createClient({ baseUrl: base, accessToken: 'bench-token' });
+const client = createClient({ baseUrl: base, accessToken: 'bench-token', timeout: TIMEOUT });
+const headers = { accept: 'application/json', authorization: 'Bearer bench-token' };
 const raw = async () => {
-  const res = await fetch(`${base}/sites/123456`, { headers: { accept: 'application/json', authorization: 'Bearer bench-token' } });
+  const res = await fetch(`${base}/sites/123456`, { headers });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return (await res.json()).data;
 };
-const viaClient = () => client.sites.get(123456);
+const rawTimeout = async () => {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${TIMEOUT} ms`)), TIMEOUT);
+  try {
+    const res = await fetch(`${base}/sites/123456`, { headers, signal: controller.signal });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return (await res.json()).data;
+  } finally {
+    clearTimeout(timer);
+  }
+};
+const untimed = args.includes('--dist') ? undefined : createClient({ baseUrl: base, accessToken: 'bench-token', timeout: Infinity });
+const sides = { raw, 'raw+timeout': rawTimeout, client: () => client.sites.get(123456), 'client-no-timeout': () => untimed.sites.get(123456) };
+// Builds before the timeout could be turned off took Infinity for 1 ms.
+if (args.includes('--dist')) delete sides['client-no-timeout'];
+const names = Object.keys(sides);
 
-// Calls alternate raw/client one by one, so load from other processes hits both sides alike, and
-// which side goes first alternates too, so neither always runs right after the other's response.
-async function timed(fn) {
-  const start = process.hrtime.bigint();
-  await fn();
-  return process.hrtime.bigint() - start;
-}
+// Calls alternate between the sides one by one, so load from other processes hits all alike, and
+// the order rotates, so no side always runs right after another's response.
 async function round() {
-  let rawNs = 0n;
-  let clientNs = 0n;
+  const ns = Object.fromEntries(names.map((n) => [n, 0n]));
+  const cpu = Object.fromEntries(names.map((n) => [n, 0]));
   for (let i = 0; i < calls; i++) {
-    if (i % 2 === 0) {
-      rawNs += await timed(raw);
-      clientNs += await timed(viaClient);
-    } else {
-      clientNs += await timed(viaClient);
-      rawNs += await timed(raw);
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(i + j) % names.length];
+      const cpuStart = process.cpuUsage();
+      const start = process.hrtime.bigint();
+      await sides[name]();
+      ns[name] += process.hrtime.bigint() - start;
+      const used = process.cpuUsage(cpuStart);
+      cpu[name] += used.user + used.system;
     }
   }
-  return { rawUs: Number(rawNs) / 1e3 / calls, clientUs: Number(clientNs) / 1e3 / calls };
+  return Object.fromEntries(names.flatMap((n) => [[n, Number(ns[n]) / 1e3 / calls], [`${n} cpu`, cpu[n] / calls]]));
 }
 
 await round(); // warm up
 const results = [];
-for (let r = 0; r < rounds; r++) results.push(await round());
+for (let r = 0; r < rounds; r++) {
+  const result = await round();
+  results.push(result);
+  console.log(`round ${r + 1}: ${names.map((n) => `${n} ${result[n].toFixed(1)} µs (cpu ${result[`${n} cpu`].toFixed(1)})`).join('   ')}   client/raw+timeout ${(result.client / result['raw+timeout']).toFixed(3)}× (cpu ${(result['client cpu'] / result['raw+timeout cpu']).toFixed(3)}×)`);
+}
 server.close();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rawUs = median(results.map((r) => r.rawUs));
-const clientUs = median(results.map((r) => r.clientUs));
-const ratio = median(results.map((r) => r.clientUs / r.rawUs));
-console.log(`raw fetch: ${rawUs.toFixed(1)} µs/call   client: ${clientUs.toFixed(1)} µs/call   (${calls} sequential calls × ${rounds} rounds, median)`);
-console.log(`ratio client/raw: ${ratio.toFixed(3)}× (median of ${rounds} rounds; target ≤ 1.1×)`);
+console.log(`median µs/call (${calls} sequential calls × ${rounds} rounds): ${names.map((n) => `${n} ${median(results.map((r) => r[n])).toFixed(1)}`).join('   ')}`);
+const ratio = (a, b) => median(results.map((r) => r[a] / r[b])).toFixed(3);
+console.log(`median CPU µs/call: ${names.map((n) => `${n} ${median(results.map((r) => r[`${n} cpu`])).toFixed(1)}`).join('   ')}`);
+console.log(`ratio client/raw+timeout: ${ratio('client', 'raw+timeout')}× wall, ${ratio('client cpu', 'raw+timeout cpu')}× CPU (median of ${rounds} rounds; target ≤ 1.05×)`);
+if (sides['client-no-timeout']) console.log(`ratio client-no-timeout/raw: ${ratio('client-no-timeout', 'raw')}× wall, ${ratio('client-no-timeout cpu', 'raw cpu')}× CPU`);
+console.log(`ratio client/raw (the cost of the timeout signal included): ${ratio('client', 'raw')}× wall, ${ratio('client cpu', 'raw cpu')}× CPU`);

@@ -1,11 +1,15 @@
 // Public entry of @hosting-api/client.
 import { ClientCredentials, fixedToken, providedToken, type TokenProvider, type TokenSource } from './runtime/auth';
-import { Core, type Logger } from './runtime/core';
+import { Core, lowerCaseKeys, type Logger } from './runtime/core';
 import { paginate, type PaginatedOperation, type PaginateOptions } from './runtime/pagination';
 import { DEFAULT_RETRY, type RetryOptions } from './runtime/retry';
 import type { FetchLike } from './runtime/transport';
 import type { SchemaSource } from './runtime/validate';
-import { createOperations, type HostingApiOperations } from './generated/client';
+import { createOperations, expandTable } from './runtime/operation';
+import { meta, type HostingApiOperations } from './generated/client';
+
+/** What the runtime knows about each operation (method, path, parameters, auth, idempotency, pagination), by operationId. */
+export const operationMeta = expandTable(meta);
 
 export interface ClientOptions {
   /** The versioned API base, ending in `/v1` (e.g. `https://api.example.com/v1`). Default: `HOSTING_API_BASE_URL`. */
@@ -18,7 +22,7 @@ export interface ClientOptions {
   clientSecret?: string;
   /** A fixed bearer token, or a function that returns one, instead of client credentials. */
   accessToken?: string | TokenProvider;
-  /** Milliseconds per attempt. Default 60000. */
+  /** Milliseconds per attempt. Default 60000. `0` or `Infinity`: no timeout (fetch then gets no signal of the client's). */
   timeout?: number;
   /** Retries after a connection error, 408, 429 or 5xx. Default 2. */
   maxRetries?: number;
@@ -30,9 +34,9 @@ export interface ClientOptions {
   schemas?: SchemaSource;
   /** Receives one line per request, retry and failure; never the token or secret. */
   logger?: Logger;
-  /** A `fetch` to use instead of the global one. */
+  /** A `fetch` to use instead of the global one. It sends every request, the GETs that carry a body (PHP and server logs) included. */
   fetch?: FetchLike;
-  /** Headers sent with every request. */
+  /** Headers sent with every request (names are case-insensitive). An `Authorization` header here replaces the client's bearer token. */
   headers?: Record<string, string>;
 }
 
@@ -50,20 +54,23 @@ export function createClient(options: ClientOptions = {}): HostingApiClient {
   const baseUrl = (options.baseUrl ?? env('HOSTING_API_BASE_URL'))?.replace(/\/+$/, '');
   if (!baseUrl) throw new Error('createClient: baseUrl is required (the versioned API base ending in /v1), or set HOSTING_API_BASE_URL');
   const authUrl = (options.authUrl ?? env('HOSTING_API_AUTH_URL') ?? baseUrl.replace(/\/v1$/, '')).replace(/\/+$/, '');
-  const fetchImpl = options.fetch ?? (globalThis.fetch ? (url: string, init: RequestInit) => globalThis.fetch(url, init) : undefined);
+  // The global fetch (also when passed explicitly) cannot send a GET with a body; the client sends those itself.
+  const customFetch = options.fetch !== undefined && options.fetch !== globalThis.fetch;
+  const fetchImpl = customFetch ? options.fetch : globalThis.fetch ? (url: string, init: RequestInit) => globalThis.fetch(url, init) : undefined;
   if (!fetchImpl) throw new Error('createClient: no global fetch (Node 18+ has one); pass `fetch`');
 
   const core = new Core({
     baseUrl,
     authUrl,
     fetch: fetchImpl,
+    customFetch,
     timeout: options.timeout ?? 60_000,
     maxRetries: options.maxRetries ?? 2,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     validate: options.validate ?? false,
     schemas: options.schemas,
     logger: options.logger,
-    headers: options.headers ?? {},
+    headers: lowerCaseKeys(options.headers ?? {}),
   });
 
   const clientId = options.clientId ?? env('HOSTING_API_CLIENT_ID');
@@ -93,7 +100,7 @@ export function createClient(options: ClientOptions = {}): HostingApiClient {
   core.tokens = tokens;
 
   const describe = `HostingApiClient { baseUrl: ${JSON.stringify(baseUrl)}, authUrl: ${JSON.stringify(authUrl)} }`;
-  const client = Object.assign(createOperations(core), {
+  const client = Object.assign(createOperations<HostingApiOperations>(core, operationMeta), {
     paginate,
     revoke: () => (tokens ? tokens.revoke() : Promise.resolve()),
   });
@@ -112,5 +119,4 @@ export type { CallOptions, Operation, OperationMeta, Paged, WithResponse } from 
 export type { OperationSchemas, SchemaLike } from './runtime/validate';
 export * from './runtime/errors';
 export type * from './generated/client';
-export { meta as operationMeta } from './generated/client';
-export type { paths, components, operations, webhooks } from './generated/openapi';
+export type { components, operations } from '@hosting-api/openapi/types';

@@ -4,6 +4,7 @@ import * as esm from '../src/index';
 import {
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   ConnectionError,
   createClient,
   HostingApiError,
@@ -27,6 +28,7 @@ const cases = [
   [401, AuthenticationError],
   [403, PermissionDeniedError],
   [404, NotFoundError],
+  [409, ConflictError],
   [422, UnprocessableEntityError],
   [429, RateLimitError],
   [500, InternalServerError],
@@ -36,7 +38,7 @@ const cases = [
 describe('error classes by status', () => {
   for (const [status, Cls] of cases) {
     it(`${status} → ${Cls.name} with the envelope's message and errors`, async () => {
-      server.api((_req, res) => json(res, status, fail(`message ${status}`, [`detail ${status}`])));
+      server.api((_req, res) => json(res, status, fail(`message ${status}`, [`detail ${status}`]), { 'x-request-id': `req-${status}` }));
       const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', maxRetries: 0 });
       const error = (await client.sites.get(123456).catch((e: unknown) => e)) as HostingApiError;
       expect(error).toBeInstanceOf(Cls);
@@ -47,6 +49,7 @@ describe('error classes by status', () => {
       expect(error.message).toBe(`message ${status}`);
       expect(error.errors).toEqual([`detail ${status}`]);
       expect(error.response?.status).toBe(status);
+      expect(error.headers?.get('x-request-id')).toBe(`req-${status}`);
       expect(error.request).toEqual({ method: 'GET', url: `${server.baseUrl}/sites/123456` });
       expect(error.operationId).toBe('getSite');
       for (const [, Other] of cases) if (Other !== Cls && !(error instanceof InternalServerError && Other === InternalServerError)) expect(error).not.toBeInstanceOf(Other);
@@ -55,16 +58,17 @@ describe('error classes by status', () => {
 
   it('an unlisted status is a plain HostingApiError; a body that is not an envelope still gives a message', async () => {
     server.api((_req, res) => {
-      res.writeHead(409, { 'content-type': 'text/plain' });
-      res.end('conflict');
+      res.writeHead(418, { 'content-type': 'text/plain' });
+      res.end('teapot');
     });
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
     const error = (await client.sites.get(1).catch((e: unknown) => e)) as HostingApiError;
     expect(error.constructor).toBe(HostingApiError);
-    expect(error.status).toBe(409);
-    expect(error.message).toBe('HTTP 409');
+    expect(error.status).toBe(418);
+    expect(error.message).toBe('HTTP 418');
     expect(error.errors).toBeNull();
-    expect(error.body).toBe('conflict');
+    expect(error.body).toBe('teapot');
+    expect(error.headers?.get('content-type')).toBe('text/plain');
   });
 
   it('ConnectionError when nothing listens, TimeoutError (a ConnectionError) when the answer is late', async () => {
@@ -76,6 +80,7 @@ describe('error classes by status', () => {
     expect(refused).toBeInstanceOf(ConnectionError);
     expect(refused).not.toBeInstanceOf(TimeoutError);
     expect(refused.status).toBeUndefined();
+    expect(refused.headers).toBeUndefined();
     expect(refused.message).toMatch(/ECONNREFUSED/);
 
     server.api(() => new Promise(() => {})); // never answers

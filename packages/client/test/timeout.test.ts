@@ -9,6 +9,36 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 describe('timeouts and cancellation', () => {
+  it('gives fetch a signal only when there is a timeout or a caller signal to carry', async () => {
+    const signals: (AbortSignal | null | undefined)[] = [];
+    const spy = (url: string, init: RequestInit) => {
+      signals.push(init.signal);
+      return fetch(url, init);
+    };
+    server.api((_req, res) => json(res, 200, ok('fine')));
+    const timed = createClient({ baseUrl: server.baseUrl, accessToken: 't', fetch: spy });
+    const untimed = createClient({ baseUrl: server.baseUrl, accessToken: 't', fetch: spy, timeout: Infinity });
+    const own = new AbortController().signal;
+    await timed.sites.get(1);
+    await untimed.sites.get(1);
+    await untimed.sites.get(1, { timeout: 0 });
+    await untimed.sites.get(1, { signal: own });
+    await untimed.sites.get(1, { timeout: 5_000 });
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+    expect(signals[0]).not.toBe(own);
+    expect(signals.slice(1, 3)).toEqual([undefined, undefined]);
+    expect(signals[3]).toBe(own);
+    expect(signals[4]).toBeInstanceOf(AbortSignal);
+  });
+
+  it('without a timeout, the caller’s signal still aborts the call', async () => {
+    server.api(() => new Promise(() => {})); // never answers
+    const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', timeout: Infinity, maxRetries: 0 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await expect(client.sites.get(1, { signal: controller.signal })).rejects.toBeInstanceOf(RequestAbortedError);
+  });
+
   it('fails with TimeoutError after the client timeout, and retries idempotent calls first', async () => {
     server.api(async (_req, res) => {
       await delay(10_000);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -32,5 +33,30 @@ describe('public API', () => {
       output = String((error as { stdout?: string }).stdout ?? error);
     }
     expect(output).toBe('');
+  }, 120_000);
+
+  it('hover help on a method call in an editor shows its summary, description, method and path, and the portal link', () => {
+    const file = here('./fixtures/sample-program.ts');
+    const text = readFileSync(file, 'utf8');
+    const options = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, strict: true, paths: { '@hosting-api/client': [here('../dist/index.d.ts')] } };
+    const service = ts.createLanguageService({
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (f) => {
+        const source = ts.sys.readFile(f);
+        return source === undefined ? undefined : ts.ScriptSnapshot.fromString(source);
+      },
+      getCurrentDirectory: () => here('.'),
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+    });
+    const at = text.indexOf('client.sites.notes.list(siteId') + 'client.sites.notes.li'.length;
+    const info = service.getQuickInfoAtPosition(file, at);
+    const doc = ts.displayPartsToString(info?.documentation);
+    const tags = (info?.tags ?? []).map((t) => `@${t.name} ${ts.displayPartsToString(t.text)}`);
+    expect(doc).toBe("List a site's notes\n\nReturns the site's notes, paginated.\n\n`GET /sites/{site_id}/notes` (paginated)");
+    expect(tags).toEqual([expect.stringMatching(/^@see \{@link http:\/\/\S+\/#\/notes\/listsitenotes listSiteNotes in the API reference\}$/)]);
   }, 120_000);
 });

@@ -29,10 +29,21 @@ export function fixedToken(token: string): TokenSource {
   };
 }
 
+/**
+ * A caller's provider function, asked once for all the calls that need a token at the same time
+ * (single flight). After a 401, a call whose token the provider has already replaced gets the
+ * replacement without asking again.
+ */
 export function providedToken(provider: TokenProvider): TokenSource {
+  const inflight: { get?: Promise<string>; refresh?: Promise<string> } = {};
+  let latest: string | undefined;
+  const ask = (kind: 'get' | 'refresh') =>
+    (inflight[kind] ??= (async () => (latest = await provider({ forceRefresh: kind === 'refresh' })))().finally(() => {
+      inflight[kind] = undefined;
+    }));
   return {
-    get: async () => provider({ forceRefresh: false }),
-    refresh: async () => provider({ forceRefresh: true }),
+    get: () => inflight.refresh ?? ask('get'),
+    refresh: async (failed) => (latest !== undefined && latest !== failed && !inflight.refresh ? latest : ask('refresh')),
     revoke: async () => {
       throw new Error('revoke() needs clientId and clientSecret: tokens from an accessToken provider are revoked by their provider');
     },
@@ -50,7 +61,9 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 /**
  * Client-credentials tokens: `POST {authUrl}/auth/token` with `grant_type=client_credentials`.
  * The token is reused until shortly before `expires_in` runs out (one minute, or half the lifetime
- * for short-lived tokens); concurrent callers share one token request.
+ * for short-lived tokens); concurrent callers share one token request. When that early renewal
+ * fails, the cached token is still used until it expires (`expiresAt`), so a token service that is
+ * briefly down does not fail calls that a valid token can make.
  */
 export class ClientCredentials implements TokenSource {
   readonly clientId: string;
@@ -70,7 +83,15 @@ export class ClientCredentials implements TokenSource {
   }
 
   async get(): Promise<string> {
-    return this.current() ?? (await this.#fetchToken()).value;
+    const fresh = this.current();
+    if (fresh !== undefined) return fresh;
+    const cached = this.#current;
+    try {
+      return (await this.#fetchToken()).value;
+    } catch (err) {
+      if (cached && this.#current === cached && this.#now() < cached.expiresAt) return cached.value;
+      throw err;
+    }
   }
 
   current(): string | undefined {

@@ -2,7 +2,7 @@
 // validation and logging.
 import type { TokenSource } from './auth';
 import { ConnectionError, HostingApiError, RequestAbortedError, TimeoutError, errorForStatus } from './errors';
-import type { CallOptions, CallResult, ClientContext, OperationMeta } from './operation';
+import type { CallOptions, CallResult, ClientContext, OperationMeta, OperationRequest } from './operation';
 import { DEFAULT_RETRY, isRetryableStatus, retryDelay, sleep, type RetryOptions } from './retry';
 import { describeTransportError, failedBeforeSending, send, type FetchLike } from './transport';
 import { loadDefaultSchemas, validateResponse, type OperationSchemas, type SchemaSource } from './validate';
@@ -15,18 +15,22 @@ export interface CoreConfig {
   baseUrl: string;
   authUrl: string;
   fetch: FetchLike;
+  /** The caller passed its own `fetch`: it also sends the GETs that carry a body. */
+  customFetch: boolean;
   timeout: number;
   maxRetries: number;
   retry: Required<RetryOptions>;
   validate: boolean;
   schemas?: SchemaSource;
   logger?: Logger;
+  /** Sent with every request; names in lower case. */
   headers: Record<string, string>;
 }
 
 export interface SendRequest {
   method: string;
   url: string;
+  /** Names in lower case. */
   headers?: Record<string, string>;
   body?: string | URLSearchParams;
   auth: boolean;
@@ -34,7 +38,17 @@ export interface SendRequest {
   operationId?: string;
 }
 
+/** Longest delay setTimeout takes (about 24.8 days); a timeout from here up means none. */
+const MAX_TIMER = 2 ** 31 - 1;
+
 const ms = (start: number) => Math.round(performance.now() - start);
+
+/** A copy of `headers` with lower-case names, so that one name is sent once. */
+export function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
+  return out;
+}
 
 export class Core implements ClientContext {
   readonly config: CoreConfig;
@@ -45,24 +59,18 @@ export class Core implements ClientContext {
     this.config = config;
   }
 
-  /** Entry point of every generated operation (through orval's function and the mutator). */
-  call(meta: OperationMeta, url: string, init: RequestInit, options: CallOptions): Promise<CallResult> {
-    const fullUrl = (meta.base === 'auth' ? this.config.authUrl : this.config.baseUrl) + url;
-    let body = init.body as string | URLSearchParams | undefined | null;
-    if (body === null || (meta.method === 'GET' && !meta.bodyOnGet)) body = undefined;
+  /** Entry point of every generated operation. */
+  call(meta: OperationMeta, request: OperationRequest, options: CallOptions): Promise<CallResult> {
+    const url = (meta.base === 'auth' ? this.config.authUrl : this.config.baseUrl) + request.path;
     let headers: Record<string, string> | undefined;
-    if (init.headers !== undefined || options.headers !== undefined) {
-      headers = { ...(init.headers as Record<string, string> | undefined), ...options.headers };
-      if (body === undefined && 'Content-Type' in headers) delete headers['Content-Type'];
-    }
-    const sent = this.send(
-      { method: meta.method, url: fullUrl, headers, body, auth: meta.auth, idempotent: meta.idempotent, operationId: meta.id },
-      options,
-    );
+    if (request.contentType !== undefined) headers = { 'content-type': request.contentType };
+    if (options.headers !== undefined) headers = { ...headers, ...lowerCaseKeys(options.headers) };
+    const req = { method: meta.method, url, headers, body: request.body, auth: meta.auth, idempotent: meta.idempotent, operationId: meta.id };
+    const sent = this.send(req, options);
     if (!(options.validate ?? this.config.validate)) return sent;
     return sent.then(async (result) => {
       validateResponse(await this.#loadSchemas(), meta.id, result.response.status, result.body, {
-        request: { method: meta.method, url: fullUrl },
+        request: { method: meta.method, url },
         operationId: meta.id,
         response: result.response,
       });
@@ -78,11 +86,14 @@ export class Core implements ClientContext {
     let refreshedAfter401 = false;
     let freshToken: string | undefined;
 
+    // The caller's own Authorization header (per call or in the client's `headers`) wins: the
+    // client then neither gets nor sends a token of its own.
+    const useToken = req.auth && !(req.headers && 'authorization' in req.headers) && !('authorization' in this.config.headers);
     for (let attempt = 0; ; attempt++) {
       if (options.signal?.aborted) throw aborted(req, options.signal);
       const headers: Record<string, string> = { accept: 'application/json', ...this.config.headers, ...req.headers };
       let token: string | undefined;
-      if (req.auth) {
+      if (useToken) {
         if (!this.tokens) throw new Error('this client has no credentials: pass clientId and clientSecret, or accessToken, to createClient()');
         // A token at hand (fixed, or cached and fresh) is used without a trip through the event loop.
         token = freshToken ?? this.tokens.current?.() ?? (await this.tokens.get());
@@ -150,17 +161,23 @@ export class Core implements ClientContext {
 
   /** One try: send, read the whole body, parse JSON. Transport failures become ConnectionError/TimeoutError. */
   async #attempt(req: SendRequest, headers: Record<string, string>, timeout: number, signal: AbortSignal | undefined) {
-    // The request gets its own controller, aborted by the timeout or by the caller's signal.
-    const controller = new AbortController();
+    // With a timeout, the request gets its own controller, aborted by the timer or by the caller's
+    // signal; without one (timeout 0 or Infinity), fetch gets the caller's signal, or none at all.
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`timed out after ${timeout} ms`));
-    }, timeout);
-    const onAbort = signal && (() => controller.abort(signal.reason));
-    if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    let requestSignal = signal;
+    if (timeout > 0 && timeout < MAX_TIMER) {
+      const controller = new AbortController();
+      requestSignal = controller.signal;
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`timed out after ${timeout} ms`));
+      }, timeout);
+      if (signal) signal.addEventListener('abort', (onAbort = () => controller.abort(signal.reason)), { once: true });
+    }
     try {
-      const response = await send({ method: req.method, url: req.url, headers, body: req.body, signal: controller.signal }, this.config.fetch);
+      const response = await send({ method: req.method, url: req.url, headers, body: req.body, signal: requestSignal }, this.config.fetch, this.config.customFetch);
       const text = await response.text();
       let body: unknown = undefined;
       if (text) {
@@ -177,8 +194,8 @@ export class Core implements ClientContext {
       if (signal?.aborted) return aborted(req, signal);
       return new ConnectionError(`${req.method} ${req.url} failed: ${describeTransportError(err)}`, { request, operationId: req.operationId, cause: err });
     } finally {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      if (timer !== undefined) clearTimeout(timer);
+      if (onAbort) signal!.removeEventListener('abort', onAbort);
     }
   }
 

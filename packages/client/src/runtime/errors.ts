@@ -28,6 +28,8 @@ export class HostingApiError extends Error {
   readonly errors: string[] | null;
   /** The raw response (its body has been read), when one arrived. */
   readonly response: Response | undefined;
+  /** The response's headers (`Retry-After`, request ids, ...), when a response arrived. */
+  readonly headers: Headers | undefined;
   /** Method and URL of the request. */
   readonly request: RequestInfo | undefined;
   /** The operation's `operationId`, when the call came from a generated method. */
@@ -44,6 +46,7 @@ export class HostingApiError extends Error {
     this.status = options.status;
     this.errors = options.errors ?? null;
     this.response = options.response;
+    this.headers = options.response?.headers;
     this.request = options.request;
     this.operationId = options.operationId;
     this.body = options.body;
@@ -70,6 +73,10 @@ export class PermissionDeniedError extends HostingApiError {
 /** 404 */
 export class NotFoundError extends HostingApiError {
   static override readonly kind: string = 'NotFoundError';
+}
+/** 409: the request conflicts with the resource's current state. */
+export class ConflictError extends HostingApiError {
+  static override readonly kind: string = 'ConflictError';
 }
 /** 422 */
 export class UnprocessableEntityError extends HostingApiError {
@@ -111,6 +118,7 @@ const byStatus: Record<number, typeof HostingApiError> = {
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
+  409: ConflictError,
   422: UnprocessableEntityError,
   429: RateLimitError,
 };

@@ -1,5 +1,6 @@
-// Sends one HTTP request. Normally through `fetch`; a GET that carries a body (the PHP and server
-// log reads) goes through node:http, because WHATWG fetch refuses a body on GET.
+// Sends one HTTP request through `fetch`. A GET that carries a body (the PHP and server log reads)
+// goes through node:http when the client uses the global fetch, which refuses a body on GET; a
+// `fetch` the caller passed gets every request, these included.
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -8,12 +9,12 @@ export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | URLSearchParams;
-  signal: AbortSignal;
+  signal: AbortSignal | undefined;
 }
 
 /** Not `async`, to spare a promise per call: the caller awaits it inside a `try`, so a `fetch` that throws synchronously is caught there. */
-export function send(req: TransportRequest, fetchImpl: FetchLike): Promise<Response> {
-  if (req.method === 'GET' && req.body !== undefined) return sendWithBodyOnGet(req);
+export function send(req: TransportRequest, fetchImpl: FetchLike, customFetch = false): Promise<Response> {
+  if (req.method === 'GET' && req.body !== undefined && !customFetch) return sendWithBodyOnGet(req);
   return fetchImpl(req.url, { method: req.method, headers: req.headers, body: req.body, signal: req.signal });
 }
 

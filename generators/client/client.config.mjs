@@ -1,0 +1,19 @@
+// Configuration of the client generator (generate.mjs). Paths are relative to the repository root.
+export default {
+  /** The bundled spec; openapi-typescript's types of it are spec/dist/openapi.d.ts (`@hosting-api/openapi/types`). */
+  spec: 'spec/dist/openapi.json',
+  /** Where the types come from, as the generated file imports them. */
+  typesModule: '@hosting-api/openapi/types',
+  out: 'packages/client/src/generated/client.ts',
+  /**
+   * The documentation portal (packages/docs, Redocly build-docs). Each method's JSDoc links to its
+   * section, `#/<tag slug>/<operationid>` in lower case, as the portal's own menu links (it also
+   * takes Redoc's older `#tag/<Tag>/operation/<operationId>`). The portal has no public address yet;
+   * this is where `pnpm docs:serve` serves it. Change it here once the portal is published.
+   */
+  docsUrl: 'http://127.0.0.1:8080/',
+  /** Names the client object uses at its top level (`client.paginate`, `client.revoke`). */
+  reserved: ['paginate', 'revoke', 'request', 'toString', 'toJSON', 'constructor'],
+  /** Retried like GET unless `x-idempotent` says otherwise: these verbs, and PUTs that do not toggle. */
+  idempotentVerbs: ['get', 'head', 'options', 'delete'],
+};
