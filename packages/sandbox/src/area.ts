@@ -47,7 +47,12 @@ export interface RawResult {
   headers?: Record<string, string>;
 }
 export type Result<K extends OperationId> = JsonResult<K> | RawResult;
-export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Result<K> | Promise<Result<K>>;
+/**
+ * Synchronous by design: a request's reads and writes of the state happen in one stretch, so no
+ * other request can interleave (limits hold, no lost updates, across sites too). An async handler
+ * is a type error here and a 500 at run time (see AREAS.md).
+ */
+export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Result<K>;
 export type AreaHandlers = { [K in OperationId]?: Handler<K> };
 
 export const defineArea = <T extends AreaHandlers>(handlers: T): T => handlers;

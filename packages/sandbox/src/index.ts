@@ -27,6 +27,13 @@ export interface SandboxOptions {
   bodyLimit?: number;
   /** Called for unexpected errors (bugs); default prints to stderr. */
   onError?: (message: string, error: unknown) => void;
+  /**
+   * Response self-check: every answer of an operation is checked against the spec (status
+   * documented for the operation, Content-Type, body valid against its schema, required
+   * headers); one that is not becomes a 500 envelope listing the problems, and onError is called.
+   * Default false (it costs time on every request).
+   */
+  selfCheck?: boolean;
 }
 
 export interface Sandbox {
@@ -76,8 +83,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onError,
     seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
   });
-  const { operations } = loadSpec();
+  const { spec, operations } = loadSpec();
   const app = buildServer({
+    spec,
+    selfCheck: options.selfCheck === true,
     rt: runtime,
     operations,
     handlers: allHandlers,

@@ -14,6 +14,7 @@ import type { TokenRecord } from './auth.js';
 import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from './errors.js';
 import type { SandboxRuntime } from './runtime.js';
 import { toRoutePath, type SpecOperation } from './spec.js';
+import { createSelfCheck } from './self-check.js';
 import { fixtureProblems, type SandboxState } from './state.js';
 import type { OperationId } from './types.js';
 import { validateRequest, type ValidatorMap } from './validation.js';
@@ -25,6 +26,9 @@ export interface ServerOptions {
   validators: ValidatorMap;
   bodyLimit: number;
   onError: (message: string, error: unknown) => void;
+  /** The bundled spec: with `selfCheck`, every answer of an operation is checked against it. */
+  spec?: Record<string, any>;
+  selfCheck?: boolean;
 }
 
 /** One matched request, as the route runners get it. */
@@ -37,8 +41,12 @@ interface Incoming {
 
 /** What the router stores per route: whether it reads a body, and what runs it. */
 interface Route {
+  /** The operation (undefined for control routes). */
+  operationId?: string;
   /** false for operations without a requestBody: whatever body arrives is ignored. */
   acceptsBody: boolean;
+  /** The request media types the operation declares (`application/json`, form). */
+  mediaTypes: readonly string[];
   /** Status of a result that names none (the spec's success status). */
   successStatus: number;
   /** The envelope to send (or a raw answer); may throw an ApiError. */
@@ -66,28 +74,36 @@ function missingScopes(required: readonly string[], granted: readonly string[]):
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function sendJson(res: ServerResponse, status: number, payload: unknown): void {
-  const body = JSON.stringify(payload);
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+type Headers = Record<string, string | number>;
+/** One answer, before it is sent. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: string | Buffer | undefined;
 }
 
-/** The reply of a handler's result: the success envelope, or a raw answer. */
-function respond(res: ServerResponse, successStatus: number, result: JsonResult<OperationId> | RawResult): void {
+function jsonAnswer(status: number, payload: unknown, extra?: Headers): Answer {
+  const body = JSON.stringify(payload);
+  return { status, headers: { ...extra, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }, body };
+}
+
+/** RFC 6750 section 3: a 401 names the scheme; `invalid_token` when a token was sent. */
+function errorAnswer(error: ApiError, tokenSent: boolean): Answer {
+  const extra: Headers | undefined =
+    error.status === 401 ? { 'www-authenticate': tokenSent ? 'Bearer error="invalid_token"' : 'Bearer' } : undefined;
+  return jsonAnswer(error.status, envelopeOf(error), extra);
+}
+
+/** The answer of a handler's result: the success envelope, or a raw answer. */
+function answerOf(successStatus: number, result: JsonResult<OperationId> | RawResult): Answer {
   if ('raw' in result) {
     const status = result.status ?? successStatus;
-    const headers: Record<string, string | number> = { ...result.headers };
-    if (status === 204 || status === 304 || status < 200) {
-      res.writeHead(status, headers);
-      res.end();
-      return;
-    }
+    const headers: Headers = { ...result.headers };
+    if (status === 204 || status === 304 || status < 200) return { status, headers, body: undefined };
     const body = result.body ?? '';
     headers['content-type'] = result.contentType ?? (typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
     headers['content-length'] = Buffer.byteLength(body);
-    res.writeHead(status, headers);
-    res.end(body);
-    return;
+    return { status, headers, body };
   }
   const envelope: Record<string, unknown> = {
     message: result.message ?? 'Success',
@@ -95,7 +111,7 @@ function respond(res: ServerResponse, successStatus: number, result: JsonResult<
     errors: null,
   };
   if (result.page) envelope.page = result.page;
-  sendJson(res, result.status ?? successStatus, envelope);
+  return jsonAnswer(result.status ?? successStatus, envelope);
 }
 
 /** `application/json; charset=utf-8` → `application/json`. */
@@ -105,28 +121,26 @@ function mediaType(header: string | undefined): string {
   return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
 
-const JSON_SUFFIX = /^application\/[\w.+-]*\+json$/;
-
 /**
- * The body by its Content-Type: JSON and form-encoded (the seed uses both); anything else is a
- * 400. A route without a requestBody ignores whatever arrives (never a 400 for it).
+ * The body by its Content-Type, which must be one the operation declares (JSON, or form-encoded
+ * for the token operations); anything else is a 400. Only routes that take a body get here.
  */
 function parseBody(route: Route, contentType: string | undefined, raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
   const type = mediaType(contentType);
-  if (type === 'application/json' || JSON_SUFFIX.test(type)) {
+  if (!route.mediaTypes.includes(type)) {
+    throw badRequest(`Content-Type ${contentType ?? '(none)'} is not accepted here: send ${route.mediaTypes.join(' or ')}`);
+  }
+  if (type === 'application/json') {
     const text = raw.toString();
+    if (text.trim() === '') return undefined;
     try {
       return JSON.parse(text);
     } catch (error) {
-      if (!route.acceptsBody || text.trim() === '') return undefined;
       throw badRequest(`body: malformed JSON (${(error as Error).message})`);
     }
   }
-  if (!route.acceptsBody || raw.length === 0) return undefined;
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(raw.toString()));
-  throw badRequest(
-    `Content-Type ${contentType ?? '(none)'} is not supported: send application/json or application/x-www-form-urlencoded`,
-  );
+  return Object.fromEntries(new URLSearchParams(raw.toString()));
 }
 
 /** Reads the request body (any method: two GETs of the spec take one), at most `limit` bytes. */
@@ -165,33 +179,55 @@ export interface SandboxServer {
 
 export function buildServer(options: ServerOptions): SandboxServer {
   const { rt, operations, handlers, validators, onError } = options;
+  if (options.selfCheck && !options.spec) throw new Error('selfCheck needs the spec');
+  const check = options.selfCheck ? createSelfCheck(options.spec!) : null;
 
-  const fail = (res: ServerResponse, error: unknown) => {
+  /** Sends an answer; with the self-check on, an answer of an operation is checked first. */
+  const send = (res: ServerResponse, answer: Answer, operationId?: string) => {
+    if (check && operationId) {
+      const problems = check(operationId, answer.status, answer.headers, answer.body);
+      if (problems.length) {
+        onError('self-check: an answer the spec does not document', new Error(problems.join('\n')));
+        answer = jsonAnswer(500, {
+          message: MESSAGES.internal,
+          data: null,
+          errors: problems.map((p) => `sandbox self-check: ${p} (original status ${answer.status})`),
+        });
+      }
+    }
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  };
+
+  const fail = (res: ServerResponse, error: unknown, route?: Route) => {
     if (res.headersSent) {
       onError('request failed after its answer started', error);
       res.destroy();
       return;
     }
-    if (error instanceof ApiError) return sendJson(res, error.status, envelopeOf(error));
+    if (error instanceof ApiError) return send(res, errorAnswer(error, res.req.headers.authorization !== undefined), route?.operationId);
     onError('request failed', error);
-    sendJson(res, 500, { message: MESSAGES.internal, data: null, errors: null });
+    send(res, jsonAnswer(500, { message: MESSAGES.internal, data: null, errors: null }), route?.operationId);
   };
 
   const router = FindMyWay({
-    // A path whose percent-encoding cannot be decoded: a 400 (store null marks it).
-    onBadUrl: (path, _req, res) => fail(res as ServerResponse, badRequest(`the path ${path} is not a valid URL path`)),
+    // A path whose percent-encoding cannot be decoded names no resource: a 404, as an unknown id
+    // (every operation with a path parameter documents 404).
+    onBadUrl: (_path, _req, res) => fail(res as ServerResponse, notFound()),
   });
 
-  // Every way out of a request ends in respond() or fail(): an error anywhere (a bug included) is
-  // an answer, never an uncaught exception or an unhandled rejection that would stop the sandbox.
+  // Every way out of a request ends in send() through respond or fail: an error anywhere (a bug
+  // included) is an answer, never an uncaught exception or an unhandled rejection.
   const run = (route: Route, res: ServerResponse, incoming: Incoming) => {
     try {
       const out = route.run(incoming);
       if (out instanceof Promise) {
-        out.then((result) => respond(res, route.successStatus, result)).catch((error: unknown) => fail(res, error));
-      } else respond(res, route.successStatus, out);
+        out
+          .then((result) => send(res, answerOf(route.successStatus, result), route.operationId))
+          .catch((error: unknown) => fail(res, error, route));
+      } else send(res, answerOf(route.successStatus, out), route.operationId);
     } catch (error) {
-      fail(res, error);
+      fail(res, error, route);
     }
   };
 
@@ -202,16 +238,21 @@ export function buildServer(options: ServerOptions): SandboxServer {
     if (route === null) return (found.handler as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
     const incoming: Incoming = { req, params: found.params, query: found.searchParams, body: undefined };
     const headers = req.headers;
-    // A body is there when a length above 0 or a chunked transfer is announced.
+    // A body is there when a length above 0 or a chunked transfer is announced. An operation
+    // without a requestBody ignores whatever arrives (drained unread, whatever its size or type).
     if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) {
       return run(route, res, incoming);
     }
+    if (!route.acceptsBody) {
+      req.resume();
+      return run(route, res, incoming);
+    }
     readBody(req, options.bodyLimit, (error, raw) => {
-      if (error) return fail(res, error);
+      if (error) return fail(res, error, route);
       try {
         incoming.body = parseBody(route, headers['content-type'], raw!);
       } catch (parseError) {
-        return fail(res, parseError);
+        return fail(res, parseError, route);
       }
       run(route, res, incoming);
     });
@@ -238,10 +279,10 @@ export function buildServer(options: ServerOptions): SandboxServer {
     const handler = handlers[op.operationId as OperationId] as ((ctx: RequestCtx<OperationId>) => unknown) | undefined;
     const opValidators = validators[op.operationId];
     const route: Route = {
+      operationId: op.operationId,
       acceptsBody: op.hasBody,
+      mediaTypes: op.bodyContentTypes,
       successStatus: op.successStatus,
-      // Synchronous unless the area handler (or a queued write to the same site) is async: most
-      // requests are answered without a promise in between.
       run: ({ req, params, query, body }) => {
         rt.clock.runDue();
         let token: TokenRecord | null = null;
@@ -260,13 +301,15 @@ export function buildServer(options: ServerOptions): SandboxServer {
             `${op.operationId} (${op.method} ${op.path}) is not implemented in the sandbox yet.`,
           ]);
         }
-        const ctx = new RequestCtx(rt, op.operationId as OperationId, req, token, input);
-        // Writes to one site (or to the account) are serialised: no lost updates, limits hold.
-        const siteId = input.params.site_id;
-        return (op.method === 'GET' ? handler(ctx) : rt.locks.run(siteId ? `site:${siteId}` : 'account', handler, ctx)) as
+        // Handlers are synchronous (AREAS.md): each request reads and writes the state in one
+        // stretch that no other request can interleave, so limits hold across sites without a lock.
+        const out = handler(new RequestCtx(rt, op.operationId as OperationId, req, token, input)) as
           | JsonResult<OperationId>
-          | RawResult
-          | Promise<JsonResult<OperationId> | RawResult>;
+          | RawResult;
+        if (typeof (out as { then?: unknown }).then === 'function') {
+          throw new Error(`the handler of ${op.operationId} returned a promise: handlers must stay synchronous (AREAS.md)`);
+        }
+        return out;
       },
     };
     router.on(op.method, (op.root === 'v1' ? '/v1' : '') + toRoutePath(op.path), noop, route);
@@ -274,6 +317,7 @@ export function buildServer(options: ServerOptions): SandboxServer {
   for (const [method, path, fn] of controlRoutes(options)) {
     router.on(method, path, noop, {
       acceptsBody: true,
+      mediaTypes: ['application/json'],
       successStatus: 200,
       run: (incoming: Incoming) => {
         rt.clock.runDue();
