@@ -6,7 +6,8 @@ import { SandboxRuntime } from './runtime.js';
 import { seedState } from './seed.js';
 import { buildServer } from './server.js';
 import { loadSpec } from './spec.js';
-import { fixtureProblems, type SandboxState } from './state.js';
+import { fixtureProblems } from './fixture.js';
+import type { SandboxState } from './state.js';
 import { loadValidators } from './validators.js';
 
 export interface SandboxOptions {

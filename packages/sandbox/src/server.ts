@@ -15,7 +15,8 @@ import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauth
 import type { SandboxRuntime } from './runtime.js';
 import { toRoutePath, type SpecOperation } from './spec.js';
 import { createSelfCheck } from './self-check.js';
-import { fixtureProblems, type SandboxState } from './state.js';
+import { fixtureProblems } from './fixture.js';
+import type { SandboxState } from './state.js';
 import type { OperationId } from './types.js';
 import { validateRequest, type ValidatorMap } from './validation.js';
 
@@ -412,6 +413,7 @@ function controlRoutes({ rt, operations, handlers }: ServerOptions): ControlRout
       'PUT',
       '/__sandbox/state',
       ({ body }) => {
+        refuseProtoKeys(body);
         const problems = fixtureProblems(body);
         if (problems.length) throw badRequest(...problems);
         rt.reset(structuredClone(body) as SandboxState);
@@ -427,6 +429,7 @@ function controlRoutes({ rt, operations, handlers }: ServerOptions): ControlRout
         if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
           throw badRequest('send a JSON object (a merge patch of the state, e.g. {"account": {"highTrafficPlan": false}})');
         }
+        refuseProtoKeys(patch);
         const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch));
         if (problems.length) throw badRequest(...problems);
         // In place: the state stays the same object, so queued work still applies to it.
@@ -446,6 +449,18 @@ function controlRoutes({ rt, operations, handlers }: ServerOptions): ControlRout
         })),
     ],
   ];
+}
+
+/**
+ * A `__proto__` key (JSON.parse keeps it as an own key) would reach Object.prototype through a
+ * merge: refused anywhere in a state or patch, with its path.
+ */
+function refuseProtoKeys(value: unknown, path = 'body'): void {
+  if (typeof value !== 'object' || value === null) return;
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') throw badRequest(`${path}.__proto__: not allowed (a state has no such key)`);
+    refuseProtoKeys((value as Record<string, unknown>)[key], `${path}.${key}`);
+  }
 }
 
 function mergePatch(target: unknown, patch: unknown): unknown {

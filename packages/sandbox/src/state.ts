@@ -154,32 +154,3 @@ export function nextId(state: SandboxState, kind: string, start = 1000): number 
   state.ids[kind] = id + 1;
   return id;
 }
-
-export const STATE_KEYS = [
-  'account', 'activity', 'addons', 'attachedAddons', 'sites', 'notes', 'collaborators',
-  'accountLevelAccess', 'zones', 'dnsRecords', 'domainSetupLinks', 'firewallRules', 'plugins',
-  'muPlugins', 'backups', 'ondemandBackups', 'restores', 'gitAccountToken', 'git', 'alerts', 'ids',
-] as const satisfies readonly (keyof SandboxState)[];
-
-/**
- * Checks a `--seed FILE` fixture: an object with every state key (a dump from
- * `GET /__sandbox/state` is one). Returns the problems, empty when it is usable.
- */
-export function fixtureProblems(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return ['the fixture must be a JSON object (e.g. a dump from GET /__sandbox/state)'];
-  }
-  const problems: string[] = [];
-  const record = value as Record<string, unknown>;
-  for (const key of STATE_KEYS) {
-    const v = record[key];
-    if (key === 'gitAccountToken') {
-      if (v !== null && typeof v !== 'string') problems.push(`"${key}" must be a string or null`);
-    } else if (key === 'account' || key === 'ids') {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) problems.push(`"${key}" must be an object`);
-    } else if (!Array.isArray(v)) {
-      problems.push(`"${key}" must be an array`);
-    }
-  }
-  return problems;
-}
