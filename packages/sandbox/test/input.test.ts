@@ -3,54 +3,15 @@
 // spec documents (the response self-check is on in every test of this suite: helpers.ts), and
 // treats control routes and fixtures as input too.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/index.js';
 import { errorEnvelope, useSandbox } from './helpers.js';
+import { deref, OPS, pathOf, spec } from './ops.js';
 import { specProblems } from './spec-check.js';
-
-const require = createRequire(import.meta.url);
-const spec = JSON.parse(readFileSync(require.resolve('@hosting-api/openapi/openapi.json'), 'utf8'));
-
-const deref = (x: any): any => (x && typeof x.$ref === 'string' ? deref(spec.components[x.$ref.split('/')[2]][x.$ref.split('/')[3]]) : x);
-
-export interface Op {
-  operationId: string;
-  method: string;
-  path: string;
-  auth: boolean;
-  params: any[];
-  body: any;
-  responses: Record<string, unknown>;
-}
-export const OPS: Op[] = [];
-for (const [path, item] of Object.entries<any>(spec.paths)) {
-  for (const method of ['get', 'post', 'put', 'delete']) {
-    const op = item[method];
-    if (!op) continue;
-    OPS.push({
-      operationId: op.operationId,
-      method: method.toUpperCase(),
-      path: path.startsWith('/auth/') ? path : `/v1${path}`,
-      auth: (op.security ?? spec.security).length > 0,
-      params: [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref),
-      body: deref(op.requestBody),
-      responses: op.responses,
-    });
-  }
-}
-
-/** The path with every parameter set to its example (the seeded resources), one overridden. */
-export const pathOf = (op: Op, override: Record<string, string> = {}) =>
-  op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    if (name in override) return override[name]!;
-    const p = op.params.find((x) => x.in === 'path' && x.name === name);
-    return encodeURIComponent(String(p.example));
-  });
 
 const h = useSandbox();
 
