@@ -85,7 +85,9 @@ interface Answer {
 
 function jsonAnswer(status: number, payload: unknown, extra?: Headers): Answer {
   const body = JSON.stringify(payload);
-  return { status, headers: { ...extra, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }, body };
+  const headers: Headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
+  if (extra) Object.assign(headers, extra);
+  return { status, headers, body };
 }
 
 /** RFC 6750 section 3: a 401 names the scheme; `invalid_token` when a token was sent. */
