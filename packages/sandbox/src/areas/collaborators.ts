@@ -135,6 +135,10 @@ function checkRoles(roles: readonly string[] | undefined): string[] | undefined 
   return [...new Set(roles)];
 }
 
+function checkNotOwner(state: SandboxState, email: string) {
+  if (norm(email) === norm(state.account.email)) throw badRequest('body.email: the account owner cannot be a collaborator on their own account');
+}
+
 /** `siteIds` → the account's sites (`-1` = all of them), each once; unknown ids are a 400. */
 function resolveSites(state: SandboxState, siteIds: readonly number[]): SiteRecord[] {
   if (siteIds.includes(-1)) return [...state.sites].sort((a, b) => a.id - b.id);
@@ -184,6 +188,7 @@ export default defineArea({
 
   updateCollaboratorAccountLevelAccess: (ctx) => {
     const { body, state } = ctx;
+    checkNotOwner(state, body.email);
     const roles = checkRoles(body.roles);
     const now = ctx.rt.clock.nowIso();
     const existing = accessOf(state, body.email);
@@ -212,6 +217,7 @@ export default defineArea({
 
   batchCreateCollaborators: (ctx) => {
     const { body, state } = ctx;
+    checkNotOwner(state, body.email);
     const roles = checkRoles(body.roles);
     const sites = resolveSites(state, body.siteIds);
     const email = norm(body.email);

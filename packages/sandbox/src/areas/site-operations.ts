@@ -248,8 +248,7 @@ export default defineArea({
     } else if (version === 'latest') {
       site.cmsVersion = CMS_VERSION_STABLE;
     } else {
-      // The documentation shows `latest` as an example only: another version is taken as given.
-      site.cmsVersion = version;
+      throw badRequest('body.version: must be latest (omit version to toggle between latest stable and beta)');
     }
     ctx.activity('site.cms_version_updated', 'CMS version changed', `The CMS version of ${site.name} is now ${site.cmsVersion}.`, site.id);
     return { data: siteView(ctx.state, site) };
