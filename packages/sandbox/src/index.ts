@@ -1,14 +1,14 @@
 // Programmatic entry: `startSandbox(options)` → {url, authUrl, stop(), ...}.
 import { readFileSync } from 'node:fs';
-import { handlers as allHandlers } from './areas/index.js';
-import { DEFAULT_CLIENTS, type ClientConfig } from './auth.js';
-import { SandboxRuntime } from './runtime.js';
-import { seedState } from './seed.js';
-import { buildServer } from './server.js';
-import { loadSpec } from './spec.js';
-import { fixtureProblems } from './fixture.js';
-import type { SandboxState } from './state.js';
-import { loadValidators } from './validators.js';
+import { handlers as allHandlers } from './domain/areas/index.js';
+import { DEFAULT_CLIENTS, type ClientConfig } from './domain/tokens.js';
+import { SandboxRuntime } from './domain/runtime.js';
+import { seedState } from './domain/seed.js';
+import { buildServer } from './http/server.js';
+import { loadSpec } from './http/spec.js';
+import { fixtureProblems } from './domain/fixture.js';
+import type { SandboxState } from './domain/state.js';
+import { loadValidators } from './http/validators.js';
 
 export interface SandboxOptions {
   /** 0 picks a free port (tests); the CLI defaults to 4011. */
@@ -130,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-export { DEFAULT_CLIENTS, type ClientConfig } from './auth.js';
-export { DURATIONS } from './runtime.js';
-export type { SandboxState } from './state.js';
-export { seedState } from './seed.js';
+export { DEFAULT_CLIENTS, type ClientConfig } from './domain/tokens.js';
+export { DURATIONS } from './domain/runtime.js';
+export type { SandboxState } from './domain/state.js';
+export { seedState } from './domain/seed.js';

@@ -1,6 +1,6 @@
 // Account: profile, defaults, activity log (filters, 50 per page, 60-day retention), add-ons.
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_ACTIONS } from '../src/actions.js';
+import { ACTIVITY_ACTIONS } from '../src/domain/actions.js';
 import { useSandbox, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

@@ -3,7 +3,7 @@
 // webhook, 30/7-day expiry), restores (maintenance mode while running, onto another site, 404s).
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DURATIONS } from '../src/runtime.js';
+import { DURATIONS } from '../src/domain/runtime.js';
 import { useSandbox, errorEnvelope, START, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

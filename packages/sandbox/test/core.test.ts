@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { handlers } from '../src/areas/index.js';
+import { handlers } from '../src/domain/areas/index.js';
 import { startSandbox } from '../src/index.js';
 import { useSandbox, errorEnvelope } from './helpers.js';
 import { specProblems } from './spec-check.js';

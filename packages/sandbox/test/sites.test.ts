@@ -2,7 +2,7 @@
 // transitions of the seed's part 3.
 import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/index.js';
-import { SITE_NAME_RULE } from '../src/model/sites.js';
+import { SITE_NAME_RULE } from '../src/domain/model/sites.js';
 import { useSandbox, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

@@ -2,7 +2,7 @@
 // path, query and body are checked with the zod schemas of @hosting-api/schemas (one entry per
 // operationId). A failure is a 400 whose `errors` name the field, e.g. `body.subject: ...`;
 // a path parameter that cannot be valid is a 404 (the resource cannot exist).
-import { badRequest, notFound } from './errors.js';
+import { badRequest, notFound } from '../domain/errors.js';
 import type { ParamType, SpecOperation } from './spec.js';
 
 /** What the sandbox needs of a schema: zod's safeParse. */

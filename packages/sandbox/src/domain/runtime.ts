@@ -2,7 +2,7 @@
 // handlers: state, virtual clock, tokens, webhook deliveries and the side-effect writers
 // (activity log, alerts, queued work).
 import type { IncomingMessage } from 'node:http';
-import { TokenStore, type ClientConfig } from './auth.js';
+import { TokenStore, type ClientConfig } from './tokens.js';
 import { Clock } from './clock.js';
 import { nextId, type ActivityRecord, type AlertRecord, type SandboxState } from './state.js';
 import type { Schema } from './types.js';

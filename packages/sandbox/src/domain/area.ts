@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ActionName } from './actions.js';
 import { notFound } from './errors.js';
-import type { TokenRecord } from './auth.js';
+import type { TokenRecord } from './tokens.js';
 import type { SandboxRuntime } from './runtime.js';
 import type { SandboxState, SiteRecord } from './state.js';
 import type { OpBody, OpData, OperationId, OpPath, OpQuery, Page } from './types.js';

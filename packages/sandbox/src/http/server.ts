@@ -9,15 +9,15 @@
 // limit and content types, the error envelope, closing open connections on stop.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
-import { RequestCtx, type AreaHandlers, type JsonResult, type RawResult } from './area.js';
-import type { TokenRecord } from './auth.js';
-import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from './errors.js';
-import type { SandboxRuntime } from './runtime.js';
+import { RequestCtx, type AreaHandlers, type JsonResult, type RawResult } from '../domain/area.js';
+import type { TokenRecord } from '../domain/tokens.js';
+import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from '../domain/errors.js';
+import type { SandboxRuntime } from '../domain/runtime.js';
 import { toRoutePath, type SpecOperation } from './spec.js';
 import { createSelfCheck } from './self-check.js';
-import { fixtureProblems } from './fixture.js';
-import type { SandboxState } from './state.js';
-import type { OperationId } from './types.js';
+import { fixtureProblems } from '../domain/fixture.js';
+import type { SandboxState } from '../domain/state.js';
+import type { OperationId } from '../domain/types.js';
 import { validateRequest, type ValidatorMap } from './validation.js';
 
 export interface ServerOptions {
