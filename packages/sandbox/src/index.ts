@@ -5,10 +5,10 @@ import { DEFAULT_CLIENTS, type ClientConfig } from './domain/tokens.js';
 import { SandboxRuntime } from './domain/runtime.js';
 import { seedState } from './domain/seed.js';
 import { buildServer } from './http/server.js';
+import { VALIDATORS } from './http/validation.js';
 import { loadSpec } from './http/spec.js';
 import { fixtureProblems } from './domain/fixture.js';
 import type { SandboxState } from './domain/state.js';
-import { loadValidators } from './http/validators.js';
 
 export interface SandboxOptions {
   /** 0 picks a free port (tests); the CLI defaults to 4011. */
@@ -91,7 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rt: runtime,
     operations,
     handlers: allHandlers,
-    validators: await loadValidators(),
+    validators: VALIDATORS,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     onError,
   });

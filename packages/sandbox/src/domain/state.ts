@@ -64,7 +64,30 @@ export type CollaboratorRecord = Schema<'Collaborator'> & {
   favorite: boolean;
   tags: Schema<'SiteTag'>[];
 };
-export type AccountLevelAccessRecord = Schema<'AccountLevelAccess'> & Record<string, unknown>;
+/** The stored account-level access of one collaborator account (areas/collaborators.ts). */
+export interface AccountLevelAccessRecord {
+  email: string;
+  /** The collaborator account's display name (reused when they are added to sites). */
+  name: string;
+  /** Roles for automatic additions to new sites; empty unless add_to_all_new. */
+  roles: string[];
+  /** False once all six access flags were turned off: the account exists but has no account-level access. */
+  hasAccess: boolean;
+  created: string;
+  updated: string;
+  // The settings of update-account-level-access (part 4).
+  add_to_all_new: boolean;
+  create_site: boolean;
+  manage_tags: boolean;
+  account_notifications: boolean;
+  site_management_notifications: boolean;
+  site_operation_notifications: boolean;
+  account_administrator: boolean;
+  view_usage: boolean;
+  manage_billing: boolean;
+  delegate_email_notification_capabilities: boolean;
+  manage_sso: boolean;
+}
 
 // ---- DNS ----------------------------------------------------------------------------------
 export interface ZoneRecord {

@@ -1,23 +1,26 @@
 // The HTTP server: every operation of the spec as a route (501 until an area implements it),
-// auth and scopes, validation, the error envelope for every failure, and the control routes
-// under /__sandbox.
+// auth and scopes (auth.ts), bodies (body.ts), validation (validation.ts), the response self-check
+// (self-check.ts), the error envelope for every failure, and the control routes under /__sandbox
+// (control.ts). The behaviour of each operation is in ../domain/areas.
 //
 // Plain node:http with find-my-way (the router Fastify uses), not Fastify itself: on the
 // benchmark's POST route Fastify's own per-request work (hooks, reply object, content-type parser
 // in an async resource) cost more than issue 7's target (0.6x a bare node:http server) leaves for
 // the sandbox. What Fastify did for us is here, in a few functions: routing, query parsing, body
-// limit and content types, the error envelope, closing open connections on stop.
+// limit and content types, the error envelope, closing open connections on stop
+// (`server.closeAllConnections()`).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import { RequestCtx, type AreaHandlers, type JsonResult, type RawResult } from '../domain/area.js';
-import type { TokenRecord } from '../domain/tokens.js';
 import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from '../domain/errors.js';
 import type { SandboxRuntime } from '../domain/runtime.js';
-import { toRoutePath, type SpecOperation } from './spec.js';
-import { createSelfCheck } from './self-check.js';
-import { fixtureProblems } from '../domain/fixture.js';
-import type { SandboxState } from '../domain/state.js';
+import type { TokenRecord } from '../domain/tokens.js';
 import type { OperationId } from '../domain/types.js';
+import { bearer, missingScopes } from './auth.js';
+import { parseBody, readBody } from './body.js';
+import { controlRoutes } from './control.js';
+import { createSelfCheck } from './self-check.js';
+import { toRoutePath, type SpecOperation } from './spec.js';
 import { validateRequest, type ValidatorMap } from './validation.js';
 
 export interface ServerOptions {
@@ -52,25 +55,6 @@ interface Route {
   successStatus: number;
   /** The envelope to send (or a raw answer); may throw an ApiError. */
   run(incoming: Incoming): JsonResult<OperationId> | RawResult | Promise<JsonResult<OperationId> | RawResult>;
-}
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const PLAIN_BEARER = /^Bearer [^\s]+$/;
-
-function bearer(req: IncomingMessage): string | null {
-  const header = req.headers.authorization;
-  if (!header) return null;
-  // The usual `Bearer <token>` without a capture (a slice is cheaper); the regex for the rest.
-  if (PLAIN_BEARER.test(header)) return header.slice(7);
-  const match = BEARER.exec(header);
-  return match?.[1] ?? null;
-}
-
-/** The lacking scopes, or null (no array on the usual path). */
-function missingScopes(required: readonly string[], granted: readonly string[]): string[] | null {
-  let missing: string[] | null = null;
-  for (const scope of required) if (!granted.includes(scope)) (missing ??= []).push(scope);
-  return missing;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -115,63 +99,6 @@ function answerOf(successStatus: number, result: JsonResult<OperationId> | RawRe
   };
   if (result.page) envelope.page = result.page;
   return jsonAnswer(result.status ?? successStatus, envelope);
-}
-
-/** `application/json; charset=utf-8` → `application/json`. */
-function mediaType(header: string | undefined): string {
-  if (header === undefined) return '';
-  const semicolon = header.indexOf(';');
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-}
-
-/**
- * The body by its Content-Type, which must be one the operation declares (JSON, or form-encoded
- * for the token operations); anything else is a 400. Only routes that take a body get here.
- */
-function parseBody(route: Route, contentType: string | undefined, raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
-  const type = mediaType(contentType);
-  if (!route.mediaTypes.includes(type)) {
-    throw badRequest(`Content-Type ${contentType ?? '(none)'} is not accepted here: send ${route.mediaTypes.join(' or ')}`);
-  }
-  if (type === 'application/json') {
-    const text = raw.toString();
-    if (text.trim() === '') return undefined;
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw badRequest(`body: malformed JSON (${(error as Error).message})`);
-    }
-  }
-  return Object.fromEntries(new URLSearchParams(raw.toString()));
-}
-
-/** Reads the request body (any method: two GETs of the spec take one), at most `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number, done: (error: ApiError | null, raw?: Buffer) => void): void {
-  const tooLarge = () => badRequest(`body: larger than the ${limit} bytes allowed`);
-  if (Number(req.headers['content-length']) > limit) {
-    req.resume();
-    return done(tooLarge());
-  }
-  let first: Buffer | undefined;
-  let more: Buffer[] | undefined;
-  let size = 0;
-  let failed = false;
-  req.on('data', (chunk: Buffer) => {
-    if (failed) return;
-    size += chunk.length;
-    if (size > limit) {
-      failed = true;
-      return done(tooLarge());
-    }
-    if (first === undefined) first = chunk;
-    else (more ??= [first]).push(chunk);
-  });
-  req.on('end', () => {
-    if (!failed) done(null, more ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));
-  });
-  // A client that goes away mid-body gets no answer; nothing else to do.
-  req.on('error', () => {});
 }
 
 export interface SandboxServer {
@@ -253,7 +180,7 @@ export function buildServer(options: ServerOptions): SandboxServer {
     readBody(req, options.bodyLimit, (error, raw) => {
       if (error) return fail(res, error, route);
       try {
-        incoming.body = parseBody(route, headers['content-type'], raw!);
+        incoming.body = parseBody(route.mediaTypes, headers['content-type'], raw!);
       } catch (parseError) {
         return fail(res, parseError, route);
       }
@@ -330,11 +257,6 @@ export function buildServer(options: ServerOptions): SandboxServer {
     } satisfies Route);
   }
 
-  const sockets = new Set<import('node:net').Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
   return {
     server,
     listen: (port, host) =>
@@ -350,135 +272,10 @@ export function buildServer(options: ServerOptions): SandboxServer {
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
       }),
   };
 }
 
 const noop = () => {};
 const ok = (data: unknown): JsonResult<OperationId> => ({ data: data as never });
-
-type ControlRoute = [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, run: (incoming: Incoming) => unknown];
-
-/** Routes outside the API that let tests drive the sandbox; each answers `{message, data, errors}`. */
-function controlRoutes({ rt, operations, handlers }: ServerOptions): ControlRoute[] {
-  const clockView = () => ({
-    now: rt.clock.nowIso(),
-    speed: rt.clock.speed,
-    pending: rt.clock.pending().map((t) => ({ label: t.label, due: new Date(t.due).toISOString() })),
-  });
-  return [
-    [
-      'POST',
-      '/__sandbox/reset',
-      () => {
-        rt.reset();
-        return null;
-      },
-    ],
-    ['GET', '/__sandbox/clock', clockView],
-    // Body: {"advance_ms": 30000} or {"advance": "30s"} (ms, s, m, h, d) or {"to": "<ISO time>"}.
-    [
-      'POST',
-      '/__sandbox/clock',
-      ({ body: raw }) => {
-        const body = (raw ?? {}) as Record<string, unknown>;
-        let ms: number | undefined;
-        if (typeof body.advance_ms === 'number') ms = body.advance_ms;
-        else if (typeof body.advance === 'string') ms = parseDuration(body.advance);
-        else if (typeof body.to === 'string') ms = Date.parse(body.to) - rt.clock.now();
-        if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
-          throw badRequest('send {"advance_ms": <ms>}, {"advance": "30s"} or {"to": "<ISO time in the future>"}');
-        }
-        rt.clock.advance(ms);
-        return clockView();
-      },
-    ],
-    [
-      'GET',
-      '/__sandbox/webhooks',
-      async () => {
-        await rt.settle();
-        return rt.webhooks;
-      },
-    ],
-    [
-      'DELETE',
-      '/__sandbox/webhooks',
-      () => {
-        rt.webhooks = [];
-        return null;
-      },
-    ],
-    ['GET', '/__sandbox/state', () => rt.state],
-    [
-      'PUT',
-      '/__sandbox/state',
-      ({ body }) => {
-        refuseProtoKeys(body);
-        const problems = fixtureProblems(body);
-        if (problems.length) throw badRequest(...problems);
-        rt.reset(structuredClone(body) as SandboxState);
-        return null;
-      },
-    ],
-    // JSON merge patch (RFC 7386) of the state, e.g. {"account": {"highTrafficPlan": false}}:
-    // objects merge, anything else (arrays included) replaces, null deletes a key.
-    [
-      'PATCH',
-      '/__sandbox/state',
-      ({ body: patch }) => {
-        if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-          throw badRequest('send a JSON object (a merge patch of the state, e.g. {"account": {"highTrafficPlan": false}})');
-        }
-        refuseProtoKeys(patch);
-        const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch));
-        if (problems.length) throw badRequest(...problems);
-        // In place: the state stays the same object, so queued work still applies to it.
-        mergePatch(rt.state, patch);
-        return null;
-      },
-    ],
-    [
-      'GET',
-      '/__sandbox/operations',
-      () =>
-        operations.map((op) => ({
-          operationId: op.operationId,
-          method: op.method,
-          path: op.path,
-          implemented: Boolean(handlers[op.operationId as OperationId]),
-        })),
-    ],
-  ];
-}
-
-/**
- * A `__proto__` key (JSON.parse keeps it as an own key) would reach Object.prototype through a
- * merge: refused anywhere in a state or patch, with its path.
- */
-function refuseProtoKeys(value: unknown, path = 'body'): void {
-  if (typeof value !== 'object' || value === null) return;
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') throw badRequest(`${path}.__proto__: not allowed (a state has no such key)`);
-    refuseProtoKeys((value as Record<string, unknown>)[key], `${path}.${key}`);
-  }
-}
-
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> =
-    typeof target === 'object' && target !== null && !Array.isArray(target) ? (target as Record<string, unknown>) : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
-  }
-  return out;
-}
-
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(text.trim());
-  if (!match) return undefined;
-  const unit = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 }[match[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
-  return Number(match[1]) * unit;
-}

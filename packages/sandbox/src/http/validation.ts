@@ -2,6 +2,7 @@
 // path, query and body are checked with the zod schemas of @hosting-api/schemas (one entry per
 // operationId). A failure is a 400 whose `errors` name the field, e.g. `body.subject: ...`;
 // a path parameter that cannot be valid is a 404 (the resource cannot exist).
+import { operations } from '@hosting-api/schemas';
 import { badRequest, notFound } from '../domain/errors.js';
 import type { ParamType, SpecOperation } from './spec.js';
 
@@ -17,6 +18,9 @@ export interface OperationValidators {
   body?: SafeParser | undefined;
 }
 export type ValidatorMap = Record<string, OperationValidators | undefined>;
+
+/** The per-operation zod schemas of @hosting-api/schemas (`operations[operationId]`: params, query, body). */
+export const VALIDATORS = operations as unknown as ValidatorMap;
 
 /** A canonical decimal integer: no sign but `-`, no leading zeros, no spaces, no exponent. */
 const INTEGER = /^-?(?:0|[1-9]\d*)$/;
