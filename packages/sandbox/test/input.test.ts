@@ -218,6 +218,18 @@ describe('the response self-check', () => {
       const res = await fetch(`${sb.url}/sites/123456/notes/999`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).data.subject).toBe(5);
+      // The unchecked path answers the same envelopes as the checked one (page block included).
+      const paged = await fetch(`${sb.url}/sites/123456/notes?per_page=1`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await paged.json()) as any;
+      expect(Object.keys(body)).toEqual(['message', 'data', 'errors', 'page']);
+      expect(body.page).toMatchObject({ currentPage: 1, perPage: 1 });
+      expect(specProblems('listSiteNotes', paged.status, body)).toEqual([]);
+      const created = await fetch(`${sb.url}/sites/123456/notes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject: 's', body: 'b' }),
+      });
+      expect(specProblems('createSiteNote', created.status, await created.json())).toEqual([]);
     } finally {
       await sb.stop();
     }

@@ -148,14 +148,27 @@ export function buildServer(options: ServerOptions): SandboxServer {
 
   // Every way out of a request ends in send() through respond or fail: an error anywhere (a bug
   // included) is an answer, never an uncaught exception or an unhandled rejection.
+  /** A handler's result: without the self-check, an envelope goes out directly (the hot path). */
+  const respond = (res: ServerResponse, route: Route, result: JsonResult<OperationId> | RawResult) => {
+    if (check === null && !('raw' in result)) {
+      const body = JSON.stringify(
+        result.page
+          ? { message: result.message ?? 'Success', data: result.data, errors: null, page: result.page }
+          : { message: result.message ?? 'Success', data: result.data, errors: null },
+      );
+      res.writeHead(result.status ?? route.successStatus, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    send(res, answerOf(route.successStatus, result), route.operationId);
+  };
+
   const run = (route: Route, res: ServerResponse, incoming: Incoming) => {
     try {
       const out = route.run(incoming);
       if (out instanceof Promise) {
-        out
-          .then((result) => send(res, answerOf(route.successStatus, result), route.operationId))
-          .catch((error: unknown) => fail(res, error, route));
-      } else send(res, answerOf(route.successStatus, out), route.operationId);
+        out.then((result) => respond(res, route, result)).catch((error: unknown) => fail(res, error, route));
+      } else respond(res, route, out);
     } catch (error) {
       fail(res, error, route);
     }
