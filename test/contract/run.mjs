@@ -107,7 +107,7 @@ if (target === 'sandbox') {
     usage(`cannot load @hosting-api/sandbox (${error.message}): run \`pnpm --filter @hosting-api/sandbox build\`.`);
   }
   // Frozen clock at a fixed time: queued work stays in its in-between state, runs are repeatable.
-  sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z', onError: (m, e) => console.error(`[sandbox] ${m}:`, e) });
+  sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z', selfCheck: true, onError: (m, e) => console.error(`[sandbox] ${m}:`, e) });
   baseUrl = sandbox.url;
   authUrl = sandbox.authUrl;
   process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;

@@ -52,7 +52,12 @@ function deviatingServer(mockUrl: string, deviation: Deviation): Promise<{ url: 
       res.writeHead(out.status, { 'content-type': deviation.contentType ?? 'application/json' }).end(JSON.stringify(out.body));
       return;
     }
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    // The spec documents WWW-Authenticate on 401 answers (issue 12): pass it on as the mock sent it.
+    const challenge = upstream.headers.get('www-authenticate');
+    res.writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+      ...(challenge ? { 'www-authenticate': challenge } : {}),
+    });
     res.end(text);
   });
   return new Promise((resolve) => {

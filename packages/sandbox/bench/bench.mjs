@@ -3,7 +3,10 @@
 // the sandbox, the Prism mock (@hosting-api/mock) and a bare node:http server answering the same
 // fixed JSON bodies: one run, loopback only, bounded in time, printed as a table with ratios.
 //
-//   node bench/bench.mjs [--duration 7] [--connections 10] [--json FILE]
+//   node bench/bench.mjs [--duration 7] [--connections 10] [--json FILE] [--self-check]
+//
+// --self-check runs the sandbox with its response self-check on (every answer checked against the
+// spec), to measure what that costs; the verdict against the target is for the default (off).
 //
 // Each server runs in a child process of its own (this script forks itself with --serve), so the
 // load generator (autocannon, in this process) and the server under test do not share an event
@@ -25,7 +28,7 @@ const HOST = '127.0.0.1';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const USAGE = 'Usage: node bench/bench.mjs [--duration ROUNDS (1 s turns, default 7)] [--connections N (default 10)] [--json FILE]';
+const USAGE = 'Usage: node bench/bench.mjs [--duration ROUNDS (1 s turns, default 7)] [--connections N (default 10)] [--json FILE] [--self-check]';
 let values;
 try {
   ({ values } = parseArgs({
@@ -34,6 +37,7 @@ try {
       duration: { type: 'string', default: '7' },
       connections: { type: 'string', default: '10' },
       json: { type: 'string' },
+      'self-check': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }));
@@ -52,7 +56,7 @@ async function serve(target) {
   let stop;
   if (target === 'sandbox') {
     const { startSandbox } = await import('../dist/index.js');
-    const sb = await startSandbox({ port: 0, host: HOST, speed: 0 });
+    const sb = await startSandbox({ port: 0, host: HOST, speed: 0, selfCheck: process.env.BENCH_SELF_CHECK === '1' });
     info = { url: sb.url, token: await sb.token() };
   } else if (target === 'mock') {
     const { startMock } = await import('@hosting-api/mock');
@@ -173,7 +177,8 @@ async function main() {
   const results = {};
   const pinned = pinLoadGenerator();
 
-  const sandbox = await startChild('sandbox', pinned);
+  const sandbox = await startChild('sandbox', pinned, values['self-check'] ? { BENCH_SELF_CHECK: '1' } : {});
+  if (values['self-check']) process.stderr.write('  (sandbox with the response self-check on)\n');
   const servers = { sandbox };
   try {
     const headers = { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' };

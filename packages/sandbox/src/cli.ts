@@ -18,6 +18,8 @@ Options:
   --speed N                 virtual time per real time (default 1; 0 freezes the clock,
                             60 makes a 30-second deploy take half a second)
   --webhook-url URL         POST webhook events of queued operations to URL
+  --self-check              check every answer against the spec (status, body schema, headers);
+                            an undocumented answer becomes a 500 and is printed (slower)
   -h, --help                show this help
 
 Control routes (no token): POST /__sandbox/reset, GET|POST /__sandbox/clock
@@ -40,6 +42,7 @@ try {
       seed: { type: 'string' },
       speed: { type: 'string' },
       'webhook-url': { type: 'string' },
+      'self-check': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -82,6 +85,7 @@ try {
     seed: str('seed'),
     speed,
     webhookUrl,
+    selfCheck: values['self-check'] === true,
   });
   console.log(`Hosting API sandbox listening
   API:      ${sandbox.url}
@@ -89,6 +93,7 @@ try {
   Speed:    ${speed}× virtual time${speed === 0 ? ' (frozen: POST /__sandbox/clock to advance)' : ''}
   Seed:     ${str('seed') ?? 'built-in account'}
   Validation: @hosting-api/schemas
+  Self-check: ${values['self-check'] ? 'on (every answer checked against the spec)' : 'off'}
   Credentials accepted (client_id / client_secret → scopes):`);
   for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);
   const shutdown = () => {

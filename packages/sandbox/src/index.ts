@@ -1,13 +1,14 @@
 // Programmatic entry: `startSandbox(options)` → {url, authUrl, stop(), ...}.
 import { readFileSync } from 'node:fs';
-import { handlers as allHandlers } from './areas/index.js';
-import { DEFAULT_CLIENTS, type ClientConfig } from './auth.js';
-import { SandboxRuntime } from './runtime.js';
-import { seedState } from './seed.js';
-import { buildServer } from './server.js';
-import { loadSpec } from './spec.js';
-import { fixtureProblems, type SandboxState } from './state.js';
-import { loadValidators } from './validators.js';
+import { handlers as allHandlers } from './domain/areas/index.js';
+import { DEFAULT_CLIENTS, type ClientConfig } from './domain/tokens.js';
+import { SandboxRuntime } from './domain/runtime.js';
+import { seedState } from './domain/seed.js';
+import { buildServer } from './http/server.js';
+import { VALIDATORS } from './http/validation.js';
+import { loadSpec } from './http/spec.js';
+import { fixtureProblems } from './domain/fixture.js';
+import type { SandboxState } from './domain/state.js';
 
 export interface SandboxOptions {
   /** 0 picks a free port (tests); the CLI defaults to 4011. */
@@ -27,6 +28,13 @@ export interface SandboxOptions {
   bodyLimit?: number;
   /** Called for unexpected errors (bugs); default prints to stderr. */
   onError?: (message: string, error: unknown) => void;
+  /**
+   * Response self-check: every answer of an operation is checked against the spec (status
+   * documented for the operation, Content-Type, body valid against its schema, required
+   * headers); one that is not becomes a 500 envelope listing the problems, and onError is called.
+   * Default false (it costs time on every request).
+   */
+  selfCheck?: boolean;
 }
 
 export interface Sandbox {
@@ -76,12 +84,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onError,
     seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
   });
-  const { operations } = loadSpec();
+  const { spec, operations } = loadSpec();
   const app = buildServer({
+    spec,
+    selfCheck: options.selfCheck === true,
     rt: runtime,
     operations,
     handlers: allHandlers,
-    validators: await loadValidators(),
+    validators: VALIDATORS,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     onError,
   });
@@ -120,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-export { DEFAULT_CLIENTS, type ClientConfig } from './auth.js';
-export { DURATIONS } from './runtime.js';
-export type { SandboxState } from './state.js';
-export { seedState } from './seed.js';
+export { DEFAULT_CLIENTS, type ClientConfig } from './domain/tokens.js';
+export { DURATIONS } from './domain/runtime.js';
+export type { SandboxState } from './domain/state.js';
+export { seedState } from './domain/seed.js';

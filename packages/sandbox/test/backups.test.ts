@@ -3,7 +3,7 @@
 // webhook, 30/7-day expiry), restores (maintenance mode while running, onto another site, 404s).
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DURATIONS } from '../src/runtime.js';
+import { DURATIONS } from '../src/domain/runtime.js';
 import { useSandbox, errorEnvelope, START, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
@@ -236,15 +236,27 @@ describe('restores', () => {
     expect(restores[0]!.logMessages).toContain('Site placed in maintenance mode.');
     expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_started' && a.category === 'in_progress')).toBe(true);
 
-    // One restore at a time.
-    expect(await status(h.api.sites.restores.create(123456, { filesystem_id: 81234569, database_id: 81234570 }))).toBe(400);
-
     h.sb.advance(DURATIONS.restore);
     const [done] = await h.api.sites.restores.list(123456);
     expect(done).toMatchObject({ id: 6701, status: 'completed' });
     expect(done!.logMessages.at(-1)).toBe('Site taken out of maintenance mode.');
     expect((await h.api.sites.get(123456)).maintenanceMode).toBe(false);
     expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_completed' && a.site?.id === 123456)).toBe(true);
+  });
+
+  it('accepts a second restore while one runs; the site stays in maintenance mode until the last ends', async () => {
+    await h.api.sites.restores.create(123456, { filesystem_id: 81234568, database_id: 81234567 });
+    h.sb.advance(DURATIONS.restore / 3);
+    // Onto the same site, from another site's backups (a cross-site write).
+    await h.api.sites.restores.create(123456, { filesystem_id: 81234568, database_id: 81234567 });
+    expect((await h.api.sites.restores.list(123456)).filter((x) => x.status === 'in_progress')).toHaveLength(2);
+    h.sb.advance((DURATIONS.restore * 2) / 3);
+    const [second, first] = await h.api.sites.restores.list(123456);
+    expect([first!.status, second!.status]).toEqual(['completed', 'in_progress']);
+    expect(first!.logMessages.at(-1)).toBe('Site left in maintenance mode: another restore of it is in progress.');
+    expect((await h.api.sites.get(123456)).maintenanceMode).toBe(true);
+    h.sb.advance(DURATIONS.restore);
+    expect((await h.api.sites.get(123456)).maintenanceMode).toBe(false);
   });
 
   it('restores onto another site of the account', async () => {

@@ -3,7 +3,7 @@
 // collaborator's own view of their sites.
 import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/index.js';
-import { addToAllNewSite } from '../src/areas/collaborators.js';
+import { addToAllNewSite } from '../src/domain/areas/collaborators.js';
 import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

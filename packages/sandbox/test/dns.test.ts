@@ -2,7 +2,7 @@
 // attached to sites and the conversions they block, provider records, SSL details and retries on
 // the virtual clock, domain setup links.
 import { describe, expect, it } from 'vitest';
-import { NO_SSL_INFORMATION, SSL_NOT_A_RECORD, SSL_RETRY_MS } from '../src/areas/dns.js';
+import { NO_SSL_INFORMATION, SSL_NOT_A_RECORD, SSL_RETRY_MS } from '../src/domain/areas/dns.js';
 import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

@@ -4,8 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { GIT_ERRORS } from '../src/areas/git.js';
-import { DURATIONS } from '../src/runtime.js';
+import { GIT_ERRORS } from '../src/domain/areas/git.js';
+import { DURATIONS } from '../src/domain/runtime.js';
 import { harness, useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

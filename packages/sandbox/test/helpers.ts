@@ -1,7 +1,7 @@
 // Test helpers: a sandbox on a free port with a frozen clock, a small fetch wrapper, and the
 // per-file setup every area test shares (useSandbox).
 import { createClient, type HostingApiClient } from '@hosting-api/client';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 
 export const START = '2026-11-02T09:00:00.000Z';
@@ -14,6 +14,8 @@ export interface Reply<T = any> {
 
 export interface Harness {
   sb: Sandbox;
+  /** Answers the response self-check replaced (the spec does not document them); none expected. */
+  selfCheckFailures: string[];
   token: string;
   /** Gets a fresh token (the clock may have run past the old one's lifetime). */
   refresh(): Promise<void>;
@@ -21,9 +23,22 @@ export interface Harness {
   call<T = any>(method: string, path: string, body?: unknown, opts?: { token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<Reply<T>>;
 }
 
-/** Starts a sandbox and fills `h` (a new object unless given) with it. */
+/**
+ * Starts a sandbox and fills `h` (a new object unless given) with it. The response self-check is
+ * on: every answer is checked against the spec, and the ones it replaced are collected in
+ * `h.selfCheckFailures` (useSandbox fails a test that caused one).
+ */
 export async function harness(options: SandboxOptions = {}, h = {} as Harness): Promise<Harness> {
-  const sb = await startSandbox({ speed: 0, startTime: START, onError: () => {}, ...options });
+  h.selfCheckFailures = [];
+  const sb = await startSandbox({
+    speed: 0,
+    startTime: START,
+    selfCheck: true,
+    onError: (message, error) => {
+      if (message.startsWith('self-check')) h.selfCheckFailures.push((error as Error).message);
+    },
+    ...options,
+  });
   Object.assign(h, { sb, token: await sb.token() });
   const call: Harness['call'] = async (method, path, body, opts = {}) => {
     const url = /^\/(auth|__sandbox)/.test(path) ? `${sb.authUrl}${path}` : `${sb.url}${path}`;
@@ -83,7 +98,11 @@ export function useSandbox(options: SandboxOptions = {}): SandboxTest {
   afterAll(() => h.sb.stop());
   beforeEach(async () => {
     h.sb.reset();
+    h.selfCheckFailures.length = 0;
     await h.refresh();
+  });
+  afterEach(() => {
+    expect(h.selfCheckFailures, 'answers the spec does not document (response self-check)').toEqual([]);
   });
   return h;
 }

@@ -2,7 +2,7 @@
 // get, refresh, delete; the booleans are existing_sites/future_sites on create and refresh and
 // existingSites/futureSites on list and get; the work on the sites is queued.
 import { describe, expect, it } from 'vitest';
-import { DURATIONS } from '../src/runtime.js';
+import { DURATIONS } from '../src/domain/runtime.js';
 import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

@@ -1,7 +1,7 @@
 // Plugins: list; install (and activate), update, activate, deactivate are queued: data null at
 // once, the change after DURATIONS.pluginChange with a completion alert and webhook.
 import { describe, expect, it } from 'vitest';
-import { DURATIONS } from '../src/runtime.js';
+import { DURATIONS } from '../src/domain/runtime.js';
 import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

@@ -2,9 +2,9 @@
 // (queued, webhook, refused on sandbox sites), multisite (high-traffic plan), file-modification
 // constants, PHP filesystem permissions and the CMS helpers, through @hosting-api/client.
 import { describe, expect, it } from 'vitest';
-import { BASIC_AUTH_EVENT } from '../src/areas/site-operations.js';
+import { BASIC_AUTH_EVENT } from '../src/domain/areas/site-operations.js';
 import { DURATIONS } from '../src/index.js';
-import { CMS_VERSION_BETA, CMS_VERSION_STABLE } from '../src/model/sites.js';
+import { CMS_VERSION_BETA, CMS_VERSION_STABLE } from '../src/domain/model/sites.js';
 import { useSandbox, errorEnvelope, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 

@@ -2,7 +2,7 @@
 // transitions of the seed's part 3.
 import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/index.js';
-import { SITE_NAME_RULE } from '../src/model/sites.js';
+import { SITE_NAME_RULE } from '../src/domain/model/sites.js';
 import { useSandbox, status } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
@@ -164,9 +164,36 @@ describe('conversions', () => {
     expect(await status(h.limited.sites.convertToLive(123457))).toBe(403);
   });
 
-  it('refuses to convert a site that is still deploying', async () => {
+  it('converts a site that is still deploying (part 3 conditions concern the site type only)', async () => {
     const s = await h.api.sites.create({ name: 'busy-one', sandbox: true });
-    expect(await status(h.api.sites.convertToKit(s.id))).toBe(400);
+    expect(s.state).toBe('deploying');
+    expect((await h.api.sites.convertToKit(s.id)).kit).toBe(true);
+    const c = await h.api.sites.clone(123456, { name: 'busy-clone' });
+    expect(c.state).toBe('cloning');
+    expect((await h.api.sites.convertToSandbox(c.id)).sandbox).toBe(true);
+    expect((await h.api.sites.convertToStaging(c.id)).staging).toBe(true);
+    expect((await h.api.sites.convert(c.id)).staging).toBe(false);
+  });
+
+  it('disables any site, a deploying or cloning one too (part 3: "any site")', async () => {
+    const s = await h.api.sites.create({ name: 'busy-two' });
+    expect((await h.api.sites.disable(s.id)).state).toBe('disabled');
+    const c = await h.api.sites.clone(123456, { name: 'busy-clone-two' });
+    expect((await h.api.sites.disable(c.id)).state).toBe('disabled');
+    // Queued work does not bring a disabled site back to live.
+    h.sb.advance(60_000);
+    expect((await h.api.sites.get(c.id)).state).toBe('disabled');
+  });
+
+  it('converts a kit (a sandbox site) to staging, as convert and convert/live accept it', async () => {
+    const kit = await h.api.sites.convertToStaging(123459);
+    expect(kit).toMatchObject({ staging: true, sandbox: false, kit: false });
+  });
+
+  it('accepts kit: true without sandbox on create and clone (the documentation states no condition)', async () => {
+    expect((await h.api.sites.create({ name: 'kit-alone', kit: true })).kit).toBe(true);
+    expect((await h.api.sites.clone(123456, { name: 'kit-clone', kit: true })).kit).toBe(true);
+    expect((await h.api.sites.create({ name: 'both-flags', staging: true, sandbox: true })).staging).toBe(true);
   });
 
   it('holds the billable limit', async () => {

@@ -85,7 +85,13 @@ function installTarget(path: string, version: string | undefined, field: string)
       throw refuse();
     }
     if (url.protocol !== 'https:' || !url.hostname) throw refuse();
-    const file = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    let file: string;
+    try {
+      file = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    } catch {
+      // Broken percent-encoding (`%E0%A4%A.zip`): no file name can be read from it.
+      throw refuse();
+    }
     if (!/\.zip$/i.test(file)) throw refuse();
     const slug = file.replace(/\.zip$/i, '').toLowerCase();
     if (!SLUG.test(slug)) throw refuse();

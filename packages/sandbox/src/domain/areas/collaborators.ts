@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../errors.js';
 import { collaboratorSiteView, siteView } from '../model/sites.js';
 import { paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
-import { nextId, type CollaboratorRecord, type SandboxState, type SiteRecord } from '../state.js';
+import { nextId, type AccountLevelAccessRecord, type CollaboratorRecord, type SandboxState, type SiteRecord } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
 import { DEFAULT_PER_PAGE } from './sites.js';
 
@@ -37,21 +37,11 @@ const SETTINGS = [
 type Setting = (typeof SETTINGS)[number] | 'manage_sso';
 
 /** The stored account-level access of one collaborator account (state.accountLevelAccess). */
-export interface AccessSettings extends Record<Setting, boolean> {
-  email: string;
-  /** The collaborator account's display name (reused when they are added to sites). */
-  name: string;
-  /** Roles for automatic additions to new sites; empty unless add_to_all_new. */
-  roles: string[];
-  /** False once all six access flags were turned off: the account exists but has no account-level access. */
-  hasAccess: boolean;
-  created: string;
-  updated: string;
-}
+export type AccessSettings = AccountLevelAccessRecord;
 
 const norm = (email: string) => email.trim().toLowerCase();
 const accessOf = (state: SandboxState, email: string) =>
-  state.accountLevelAccess.find((a) => norm(String(a.email)) === norm(email)) as unknown as AccessSettings | undefined;
+  state.accountLevelAccess.find((a) => norm(a.email) === norm(email));
 const entriesOf = (state: SandboxState, email: string) =>
   state.collaborators.filter((c) => norm(c.email) === norm(email));
 
@@ -120,7 +110,7 @@ function attach(state: SandboxState, site: SiteRecord, email: string, roles: str
  * site that was just created (call it from site creation and cloning).
  */
 export function addToAllNewSite(state: SandboxState, site: SiteRecord, now: string): void {
-  for (const access of state.accountLevelAccess as unknown as AccessSettings[]) {
+  for (const access of state.accountLevelAccess) {
     if (access.hasAccess && access.add_to_all_new) attach(state, site, access.email, access.roles, now);
   }
 }
@@ -211,7 +201,7 @@ export default defineArea({
       updated: now,
     };
     if (existing) Object.assign(existing, record);
-    else state.accountLevelAccess.push(record as unknown as SandboxState['accountLevelAccess'][number]);
+    else state.accountLevelAccess.push(record);
     return { data: { email: record.email, add_to_all_new: record.add_to_all_new, create_site: record.create_site } };
   },
 

@@ -1,6 +1,6 @@
 // Token operations at the auth root (part 5): client credentials in, bearer token out.
 import { defineArea } from '../area.js';
-import { TOKEN_LIFETIME_SECONDS } from '../auth.js';
+import { TOKEN_LIFETIME_SECONDS } from '../tokens.js';
 import { badRequest } from '../errors.js';
 
 const required = (body: Record<string, unknown> | undefined, names: string[]) => {

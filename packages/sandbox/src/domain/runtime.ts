@@ -1,10 +1,9 @@
 // The running sandbox's moving parts, shared by the server, the control routes and the area
-// handlers: state, virtual clock, tokens, locks, webhook deliveries and the side-effect writers
+// handlers: state, virtual clock, tokens, webhook deliveries and the side-effect writers
 // (activity log, alerts, queued work).
 import type { IncomingMessage } from 'node:http';
-import { TokenStore, type ClientConfig } from './auth.js';
+import { TokenStore, type ClientConfig } from './tokens.js';
 import { Clock } from './clock.js';
-import { KeyedLock } from './locks.js';
 import { nextId, type ActivityRecord, type AlertRecord, type SandboxState } from './state.js';
 import type { Schema } from './types.js';
 
@@ -68,7 +67,6 @@ export class SandboxRuntime {
   state: SandboxState;
   readonly clock: Clock;
   readonly tokens: TokenStore;
-  readonly locks = new KeyedLock();
   webhooks: WebhookDelivery[] = [];
   private webhookSeq = 1;
   /** Webhook deliveries in flight, so `stop()` and tests can wait for them. */

@@ -32,9 +32,6 @@ const SEARCH_KEYS = new Set(
     .map(([k]) => k),
 );
 
-/** Part 3: the site is busy while deploying or cloning; conversions refuse it. */
-const BUSY_STATES = new Set(['deploying', 'cloning']);
-
 function checkName(state: SandboxState, name: unknown, field = 'body.name'): string {
   if (typeof name !== 'string' || name === '') throw badRequest(`${field}: required`);
   if (!isValidSiteName(name)) throw badRequest(`${field}: ${SITE_NAME_RULE}`);
@@ -72,11 +69,6 @@ function checkCapacity(state: SandboxState, kind: { staging: boolean; billable: 
   }
 }
 
-function checkKind(body: { staging?: boolean; sandbox?: boolean; kit?: boolean }) {
-  if (body.staging && body.sandbox) throw badRequest('body.staging: a site cannot be both staging and sandbox');
-  if (body.kit && !body.sandbox) throw badRequest('body.kit: a kit must be a sandbox site (send sandbox: true)');
-}
-
 const owner = (state: SandboxState) => ({ name: state.account.name, email: state.account.email });
 const hasDnsRecords = (state: SandboxState, site: SiteRecord) => state.dnsRecords.some((r) => r.siteId === site.id);
 
@@ -96,18 +88,18 @@ function convert<K extends OperationId>(
 ) {
   const { state } = ctx;
   const site = ctx.site(ctx.params.site_id);
-  if (BUSY_STATES.has(site.state)) throw badRequest(`The site cannot be converted while it is ${site.state}.`);
-  const live = !site.staging && !site.sandbox && !site.kit;
+  const live = !site.staging && !site.sandbox;
   const refuse = (why: string) => {
     throw badRequest(why);
   };
   const from = site.kit ? 'kit' : site.staging ? 'staging' : site.sandbox ? 'sandbox' : 'live';
   switch (target) {
     case 'staging':
-      if (!(live || (site.sandbox && !site.kit))) refuse('Only live or sandbox sites can be converted to staging.');
+      if (!(live || site.sandbox)) refuse('Only live or sandbox sites can be converted to staging.');
       if (live && hasDnsRecords(state, site)) refuse('A live site with DNS records attached cannot be converted to staging.');
       checkCapacity(state, { staging: true, billable: false }, site.id);
-      Object.assign(site, { staging: true, sandbox: false, wpEnvironmentType: 'staging' });
+      // A kit is a sandbox site (part 3): once it is no longer one, it is no longer a kit.
+      Object.assign(site, { staging: true, sandbox: false, kit: false, wpEnvironmentType: 'staging' });
       break;
     case 'sandbox':
       if (!(live || site.staging)) refuse('Only staging or live sites can be converted to sandbox.');
@@ -141,7 +133,6 @@ export default defineArea({
   createSite: (ctx) => {
     const { body, state, rt } = ctx;
     const name = checkName(state, body.name);
-    checkKind(body);
     const phpVersion = checkPhp(body.php_version) ?? state.account.defaultPhpVersion;
     const datacenterCode = checkDatacenter(body.datacenter_code) ?? state.account.defaultDatacenter;
     if (body.install !== undefined && !INSTALL_OPTIONS.includes(body.install)) {
@@ -217,7 +208,6 @@ export default defineArea({
   updateSite: (ctx) => {
     const { body, state } = ctx;
     const site = ctx.site(ctx.params.site_id);
-    if (body.name !== undefined && body.name.trim() === '') throw badRequest('body.name: must not be empty');
     const php = checkPhp(body.php_version);
     if (body.name !== undefined) site.displayName = body.name;
     if (php) site.phpVersion = php;
@@ -248,7 +238,6 @@ export default defineArea({
 
   disableSite: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
-    if (BUSY_STATES.has(site.state)) throw badRequest(`The site cannot be disabled while it is ${site.state}.`);
     site.state = 'disabled';
     ctx.activity('site.disabled', 'Site disabled', `Site ${site.name} was disabled.`, site.id);
     return { data: siteView(ctx.state, site) };
@@ -276,7 +265,6 @@ export default defineArea({
     const { body, state, rt } = ctx;
     const source = ctx.site(ctx.params.site_id);
     const name = checkName(state, body.name);
-    checkKind(body);
     const datacenterCode = checkDatacenter(body.datacenter_code) ?? source.datacenterCode;
     const staging = body.staging === true;
     const sandbox = body.sandbox === true;

@@ -64,7 +64,30 @@ export type CollaboratorRecord = Schema<'Collaborator'> & {
   favorite: boolean;
   tags: Schema<'SiteTag'>[];
 };
-export type AccountLevelAccessRecord = Schema<'AccountLevelAccess'> & Record<string, unknown>;
+/** The stored account-level access of one collaborator account (areas/collaborators.ts). */
+export interface AccountLevelAccessRecord {
+  email: string;
+  /** The collaborator account's display name (reused when they are added to sites). */
+  name: string;
+  /** Roles for automatic additions to new sites; empty unless add_to_all_new. */
+  roles: string[];
+  /** False once all six access flags were turned off: the account exists but has no account-level access. */
+  hasAccess: boolean;
+  created: string;
+  updated: string;
+  // The settings of update-account-level-access (part 4).
+  add_to_all_new: boolean;
+  create_site: boolean;
+  manage_tags: boolean;
+  account_notifications: boolean;
+  site_management_notifications: boolean;
+  site_operation_notifications: boolean;
+  account_administrator: boolean;
+  view_usage: boolean;
+  manage_billing: boolean;
+  delegate_email_notification_capabilities: boolean;
+  manage_sso: boolean;
+}
 
 // ---- DNS ----------------------------------------------------------------------------------
 export interface ZoneRecord {
@@ -153,33 +176,4 @@ export function nextId(state: SandboxState, kind: string, start = 1000): number 
   const id = state.ids[kind] ?? start;
   state.ids[kind] = id + 1;
   return id;
-}
-
-export const STATE_KEYS = [
-  'account', 'activity', 'addons', 'attachedAddons', 'sites', 'notes', 'collaborators',
-  'accountLevelAccess', 'zones', 'dnsRecords', 'domainSetupLinks', 'firewallRules', 'plugins',
-  'muPlugins', 'backups', 'ondemandBackups', 'restores', 'gitAccountToken', 'git', 'alerts', 'ids',
-] as const satisfies readonly (keyof SandboxState)[];
-
-/**
- * Checks a `--seed FILE` fixture: an object with every state key (a dump from
- * `GET /__sandbox/state` is one). Returns the problems, empty when it is usable.
- */
-export function fixtureProblems(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return ['the fixture must be a JSON object (e.g. a dump from GET /__sandbox/state)'];
-  }
-  const problems: string[] = [];
-  const record = value as Record<string, unknown>;
-  for (const key of STATE_KEYS) {
-    const v = record[key];
-    if (key === 'gitAccountToken') {
-      if (v !== null && typeof v !== 'string') problems.push(`"${key}" must be a string or null`);
-    } else if (key === 'account' || key === 'ids') {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) problems.push(`"${key}" must be an object`);
-    } else if (!Array.isArray(v)) {
-      problems.push(`"${key}" must be an array`);
-    }
-  }
-  return problems;
 }

@@ -220,9 +220,15 @@ function finishRestoreLater(rt: SandboxRuntime, restoreId: number, startedAlertI
     const started = rt.state.alerts.find((a) => a.id === startedAlertId);
     if (started) started.expiresAt = rt.clock.nowIso();
     if (!target) return;
-    target.maintenanceMode = restore.maintenanceBefore ?? false;
-    delete target.restoring;
-    restore.logMessages.push(target.maintenanceMode ? 'Site left in maintenance mode.' : 'Site taken out of maintenance mode.');
+    const stillRunning = restoresOf(rt.state, target.id).some(
+      (r) => r.status === 'in_progress' && (r.targetSiteId ?? r.siteId) === target.id,
+    );
+    if (stillRunning) restore.logMessages.push('Site left in maintenance mode: another restore of it is in progress.');
+    else {
+      target.maintenanceMode = restore.maintenanceBefore ?? false;
+      delete target.restoring;
+      restore.logMessages.push(target.maintenanceMode ? 'Site left in maintenance mode.' : 'Site taken out of maintenance mode.');
+    }
     // Part 3: "email sent when restore attempt ends"; the sandbox has no mail, the inbox gets it.
     rt.publishAlert({
       type: 'site.restore_completed',
@@ -357,9 +363,10 @@ export default defineArea({
     const target = body.restore_on_site_id === undefined ? site : ctx.site(body.restore_on_site_id);
     restoreSource(state, site, body.filesystem_id, 'fs', 'filesystem_id');
     restoreSource(state, site, body.database_id, 'db', 'database_id');
-    if (restoresOf(state, target.id).some((r) => r.status === 'in_progress')) {
-      throw badRequest(`A restore of ${target.name} is already in progress.`);
-    }
+    // A restore onto a site that is already being restored is accepted (the documentation states
+    // no condition): the site stays in maintenance mode until the last one ends, then gets back
+    // the mode it had before the first.
+    const running = restoresOf(state, target.id).find((r) => r.status === 'in_progress' && (r.targetSiteId ?? r.siteId) === target.id);
     const restore: RestoreRecord = {
       id: nextId(state, 'restore', 6701),
       siteId: site.id,
@@ -372,7 +379,7 @@ export default defineArea({
           : `Restoring filesystem backup ${body.filesystem_id} and database backup ${body.database_id} of ${site.name} onto ${target.name}.`,
         'Site placed in maintenance mode.',
       ],
-      maintenanceBefore: target.maintenanceMode,
+      maintenanceBefore: running ? running.maintenanceBefore ?? false : target.maintenanceMode,
     };
     if (target.id !== site.id) restore.targetSiteId = target.id;
     state.restores.push(restore);

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ActionName } from './actions.js';
 import { notFound } from './errors.js';
-import type { TokenRecord } from './auth.js';
+import type { TokenRecord } from './tokens.js';
 import type { SandboxRuntime } from './runtime.js';
 import type { SandboxState, SiteRecord } from './state.js';
 import type { OpBody, OpData, OperationId, OpPath, OpQuery, Page } from './types.js';
@@ -47,7 +47,12 @@ export interface RawResult {
   headers?: Record<string, string>;
 }
 export type Result<K extends OperationId> = JsonResult<K> | RawResult;
-export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Result<K> | Promise<Result<K>>;
+/**
+ * Synchronous by design: a request's reads and writes of the state happen in one stretch, so no
+ * other request can interleave (limits hold, no lost updates, across sites too). An async handler
+ * is a type error here and a 500 at run time (see AREAS.md).
+ */
+export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Result<K>;
 export type AreaHandlers = { [K in OperationId]?: Handler<K> };
 
 export const defineArea = <T extends AreaHandlers>(handlers: T): T => handlers;

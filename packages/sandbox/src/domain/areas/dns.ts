@@ -59,7 +59,8 @@ function findRecord(ctx: Pick<Ctx<OperationId>, 'state'> & { params: { zone_id: 
   return { zone, record };
 }
 
-const isLive = (site: SiteRecord) => !site.staging && !site.sandbox && !site.kit;
+/** Part 3: staging and sandbox sites cannot get DNS records or domains; every other site can. */
+const isLive = (site: SiteRecord) => !site.staging && !site.sandbox;
 const hostOf = (url: string) => url.replace(/^https?:\/\//, '').replace(/\/.*$/, '').toLowerCase();
 
 /**

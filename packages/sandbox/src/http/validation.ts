@@ -2,7 +2,8 @@
 // path, query and body are checked with the zod schemas of @hosting-api/schemas (one entry per
 // operationId). A failure is a 400 whose `errors` name the field, e.g. `body.subject: ...`;
 // a path parameter that cannot be valid is a 404 (the resource cannot exist).
-import { badRequest, notFound } from './errors.js';
+import { operations } from '@hosting-api/schemas';
+import { badRequest, notFound } from '../domain/errors.js';
 import type { ParamType, SpecOperation } from './spec.js';
 
 /** What the sandbox needs of a schema: zod's safeParse. */
@@ -18,15 +19,26 @@ export interface OperationValidators {
 }
 export type ValidatorMap = Record<string, OperationValidators | undefined>;
 
+/** The per-operation zod schemas of @hosting-api/schemas (`operations[operationId]`: params, query, body). */
+export const VALIDATORS = operations as unknown as ValidatorMap;
+
+/** A canonical decimal integer: no sign but `-`, no leading zeros, no spaces, no exponent. */
+const INTEGER = /^-?(?:0|[1-9]\d*)$/;
+/** A JSON number's text. */
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A path or query string as the spec's parameter type: integers only as canonical decimal text
+ * (`0x1e240`, `+5`, `007`, `5.0`, `1e5` and ` 5` stay strings, which the schema then refuses),
+ * booleans only as `true` / `false`.
+ */
 export function coerce(value: unknown, type: ParamType | undefined): unknown {
   if (typeof value !== 'string') return value;
-  if (type === 'integer' || type === 'number') {
-    const n = Number(value);
-    return value.trim() !== '' && Number.isFinite(n) ? n : value;
-  }
+  if (type === 'integer') return INTEGER.test(value) ? Number(value) : value;
+  if (type === 'number') return NUMBER.test(value) ? Number(value) : value;
   if (type === 'boolean') {
-    if (value === 'true' || value === '1') return true;
-    if (value === 'false' || value === '0') return false;
+    if (value === 'true') return true;
+    if (value === 'false') return false;
   }
   return value;
 }
@@ -71,18 +83,19 @@ export function validateRequest(
   }
   const query: Record<string, unknown> = {};
   let hasQuery = false;
+  // Only the parameters the operation declares are read; anything else in the query string
+  // (unknown names, bracket-style `a[]=`) is ignored, as an unknown parameter always was.
   for (const name in rawQuery) {
+    const type = op.queryParams[name];
+    if (type === undefined) continue;
     const value = rawQuery[name];
-    if (Array.isArray(value)) throw badRequest(`query.${name}: expected a single value`);
-    query[name] = coerce(value, op.queryParams[name]);
+    if (Array.isArray(value)) throw badRequest(`query.${name}: send it once (a single value)`);
+    query[name] = coerce(value, type);
     hasQuery = true;
   }
   let body = rawBody;
   if (!op.hasBody) body = undefined;
-  else if (body === undefined && op.bodyRequired) {
-    // An operation whose body has no required field accepts an empty request as `{}`.
-    body = {};
-  }
+  else if (body === undefined && op.bodyRequired) throw badRequest('body: required (the operation takes a request body)');
 
   if (validators?.params) {
     const r = validators.params.safeParse(params);

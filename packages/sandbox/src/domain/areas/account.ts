@@ -104,7 +104,7 @@ export default defineArea({
     const { body, state } = ctx;
     const hasPhp = body.php_version !== undefined;
     const hasDc = body.datacenter_code !== undefined;
-    if (!hasPhp && !hasDc) throw badRequest('body: send php_version or datacenter_code');
+    // Neither sent: nothing to change (the documentation states no condition); answers the account.
     if (hasPhp && !PHP_VERSIONS.includes(body.php_version as string)) {
       throw badRequest(`body.php_version: must be one of ${PHP_VERSIONS.join(', ')}`);
     }

@@ -1,5 +1,5 @@
 // The alerts inbox: list (newest first; category, search, show_dismissed; paging only when asked
-// for, per_page default and maximum 500), counts of unread alerts, get, read and dismiss (one or
+// for, per_page default 500 and larger values applied as 500), counts of unread alerts, get, read and dismiss (one or
 // all; idempotent). Every alert in `state.alerts` is the account's, whoever published it (areas
 // publish through `rt.publishAlert`); an expired alert is invisible everywhere.
 import { defineArea } from '../area.js';
@@ -71,11 +71,12 @@ export default defineArea({
     };
   },
 
-  // Both bulk changes count the alerts they changed, so a repeat answers {count: 0}. read_all
-  // reads what the counts report (unread, not dismissed); dismiss_all dismisses every visible
-  // alert not yet dismissed, in-progress ones included (their operations carry on).
+  // Both bulk changes count the alerts they changed, so a repeat answers {count: 0}. Part 3:
+  // read_all marks every visible alert read (dismissed ones are still visible: GET /alerts/{id}
+  // returns them); dismiss_all dismisses every visible alert not yet dismissed, in-progress ones
+  // included (their operations carry on).
   markAllAlertsRead: ({ state, rt }) => {
-    const changed = visibleAlerts(state, rt.clock.now()).filter(isUnread);
+    const changed = visibleAlerts(state, rt.clock.now()).filter((a) => !a.read);
     for (const a of changed) a.read = true;
     return { data: { count: changed.length } };
   },

@@ -1,0 +1,61 @@
+// Request bodies: read with a size limit (any method: two GETs of the spec take a body), then
+// parsed by Content-Type, which must be one the operation declares.
+import type { IncomingMessage } from 'node:http';
+import { ApiError, badRequest } from '../domain/errors.js';
+
+/** `application/json; charset=utf-8` → `application/json`. */
+function mediaType(header: string | undefined): string {
+  if (header === undefined) return '';
+  const semicolon = header.indexOf(';');
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
+ * The body by its Content-Type, which must be one the operation declares (JSON, or form-encoded
+ * for the token operations); anything else is a 400. Only routes that take a body get here.
+ */
+export function parseBody(mediaTypes: readonly string[], contentType: string | undefined, raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const type = mediaType(contentType);
+  if (!mediaTypes.includes(type)) {
+    throw badRequest(`Content-Type ${contentType ?? '(none)'} is not accepted here: send ${mediaTypes.join(' or ')}`);
+  }
+  if (type === 'application/json') {
+    const text = raw.toString();
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw badRequest(`body: malformed JSON (${(error as Error).message})`);
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(raw.toString()));
+}
+
+/** Reads the request body (any method: two GETs of the spec take one), at most `limit` bytes. */
+export function readBody(req: IncomingMessage, limit: number, done: (error: ApiError | null, raw?: Buffer) => void): void {
+  const tooLarge = () => badRequest(`body: larger than the ${limit} bytes allowed`);
+  if (Number(req.headers['content-length']) > limit) {
+    req.resume();
+    return done(tooLarge());
+  }
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let failed = false;
+  req.on('data', (chunk: Buffer) => {
+    if (failed) return;
+    size += chunk.length;
+    if (size > limit) {
+      failed = true;
+      return done(tooLarge());
+    }
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
+  });
+  req.on('end', () => {
+    if (!failed) done(null, more ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));
+  });
+  // A client that goes away mid-body gets no answer; nothing else to do.
+  req.on('error', () => {});
+}

@@ -1,0 +1,294 @@
+// The HTTP server: every operation of the spec as a route (501 until an area implements it),
+// auth and scopes (auth.ts), bodies (body.ts), validation (validation.ts), the response self-check
+// (self-check.ts), the error envelope for every failure, and the control routes under /__sandbox
+// (control.ts). The behaviour of each operation is in ../domain/areas.
+//
+// Plain node:http with find-my-way (the router Fastify uses), not Fastify itself: on the
+// benchmark's POST route Fastify's own per-request work (hooks, reply object, content-type parser
+// in an async resource) cost more than issue 7's target (0.6x a bare node:http server) leaves for
+// the sandbox. What Fastify did for us is here, in a few functions: routing, query parsing, body
+// limit and content types, the error envelope, closing open connections on stop
+// (`server.closeAllConnections()`).
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import FindMyWay from 'find-my-way';
+import { RequestCtx, type AreaHandlers, type JsonResult, type RawResult } from '../domain/area.js';
+import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from '../domain/errors.js';
+import type { SandboxRuntime } from '../domain/runtime.js';
+import type { TokenRecord } from '../domain/tokens.js';
+import type { OperationId } from '../domain/types.js';
+import { bearer, missingScopes } from './auth.js';
+import { parseBody, readBody } from './body.js';
+import { controlRoutes } from './control.js';
+import { createSelfCheck } from './self-check.js';
+import { toRoutePath, type SpecOperation } from './spec.js';
+import { validateRequest, type ValidatorMap } from './validation.js';
+
+export interface ServerOptions {
+  rt: SandboxRuntime;
+  operations: SpecOperation[];
+  handlers: AreaHandlers;
+  validators: ValidatorMap;
+  bodyLimit: number;
+  onError: (message: string, error: unknown) => void;
+  /** The bundled spec: with `selfCheck`, every answer of an operation is checked against it. */
+  spec?: Record<string, any>;
+  selfCheck?: boolean;
+}
+
+/** One matched request, as the route runners get it. */
+interface Incoming {
+  req: IncomingMessage;
+  params: Record<string, string | undefined>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** What the router stores per route: whether it reads a body, and what runs it. */
+interface Route {
+  /** The operation (undefined for control routes). */
+  operationId?: string;
+  /** false for operations without a requestBody: whatever body arrives is ignored. */
+  acceptsBody: boolean;
+  /** The request media types the operation declares (`application/json`, form). */
+  mediaTypes: readonly string[];
+  /** Status of a result that names none (the spec's success status). */
+  successStatus: number;
+  /** The envelope to send (or a raw answer); may throw an ApiError. */
+  run(incoming: Incoming): JsonResult<OperationId> | RawResult | Promise<JsonResult<OperationId> | RawResult>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+type Headers = Record<string, string | number>;
+/** One answer, before it is sent. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: string | Buffer | undefined;
+}
+
+function jsonAnswer(status: number, payload: unknown, extra?: Headers): Answer {
+  const body = JSON.stringify(payload);
+  const headers: Headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
+  if (extra) Object.assign(headers, extra);
+  return { status, headers, body };
+}
+
+/** RFC 6750 section 3: a 401 names the scheme; `invalid_token` when a token was sent. */
+function errorAnswer(error: ApiError, tokenSent: boolean): Answer {
+  const extra: Headers | undefined =
+    error.status === 401 ? { 'www-authenticate': tokenSent ? 'Bearer error="invalid_token"' : 'Bearer' } : undefined;
+  return jsonAnswer(error.status, envelopeOf(error), extra);
+}
+
+/** The answer of a handler's result: the success envelope, or a raw answer. */
+function answerOf(successStatus: number, result: JsonResult<OperationId> | RawResult): Answer {
+  if ('raw' in result) {
+    const status = result.status ?? successStatus;
+    const headers: Headers = { ...result.headers };
+    if (status === 204 || status === 304 || status < 200) return { status, headers, body: undefined };
+    const body = result.body ?? '';
+    headers['content-type'] = result.contentType ?? (typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+    headers['content-length'] = Buffer.byteLength(body);
+    return { status, headers, body };
+  }
+  const envelope: Record<string, unknown> = {
+    message: result.message ?? 'Success',
+    data: result.data,
+    errors: null,
+  };
+  if (result.page) envelope.page = result.page;
+  return jsonAnswer(result.status ?? successStatus, envelope);
+}
+
+export interface SandboxServer {
+  server: http.Server;
+  listen(port: number, host: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function buildServer(options: ServerOptions): SandboxServer {
+  const { rt, operations, handlers, validators, onError } = options;
+  if (options.selfCheck && !options.spec) throw new Error('selfCheck needs the spec');
+  const check = options.selfCheck ? createSelfCheck(options.spec!) : null;
+
+  /** Sends an answer; with the self-check on, an answer of an operation is checked first. */
+  const send = (res: ServerResponse, answer: Answer, operationId?: string) => {
+    if (check && operationId) {
+      const problems = check(operationId, answer.status, answer.headers, answer.body);
+      if (problems.length) {
+        onError('self-check: an answer the spec does not document', new Error(problems.join('\n')));
+        answer = jsonAnswer(500, {
+          message: MESSAGES.internal,
+          data: null,
+          errors: problems.map((p) => `sandbox self-check: ${p} (original status ${answer.status})`),
+        });
+      }
+    }
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  };
+
+  const fail = (res: ServerResponse, error: unknown, route?: Route) => {
+    if (res.headersSent) {
+      onError('request failed after its answer started', error);
+      res.destroy();
+      return;
+    }
+    if (error instanceof ApiError) return send(res, errorAnswer(error, res.req.headers.authorization !== undefined), route?.operationId);
+    onError('request failed', error);
+    send(res, jsonAnswer(500, { message: MESSAGES.internal, data: null, errors: null }), route?.operationId);
+  };
+
+  const router = FindMyWay({
+    // A path whose percent-encoding cannot be decoded names no resource: a 404, as an unknown id
+    // (every operation with a path parameter documents 404).
+    onBadUrl: (_path, _req, res) => fail(res as ServerResponse, notFound()),
+  });
+
+  // Every way out of a request ends in send() through respond or fail: an error anywhere (a bug
+  // included) is an answer, never an uncaught exception or an unhandled rejection.
+  /** A handler's result: without the self-check, an envelope goes out directly (the hot path). */
+  const respond = (res: ServerResponse, route: Route, result: JsonResult<OperationId> | RawResult) => {
+    if (check === null && !('raw' in result)) {
+      const body = JSON.stringify(
+        result.page
+          ? { message: result.message ?? 'Success', data: result.data, errors: null, page: result.page }
+          : { message: result.message ?? 'Success', data: result.data, errors: null },
+      );
+      res.writeHead(result.status ?? route.successStatus, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    send(res, answerOf(route.successStatus, result), route.operationId);
+  };
+
+  const run = (route: Route, res: ServerResponse, incoming: Incoming) => {
+    try {
+      const out = route.run(incoming);
+      if (out instanceof Promise) {
+        out.then((result) => respond(res, route, result)).catch((error: unknown) => fail(res, error, route));
+      } else respond(res, route, out);
+    } catch (error) {
+      fail(res, error, route);
+    }
+  };
+
+  const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+    const found = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
+    if (found === null) return fail(res, notFound());
+    const route = found.store as Route | null;
+    if (route === null) return (found.handler as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
+    const incoming: Incoming = { req, params: found.params, query: found.searchParams, body: undefined };
+    const headers = req.headers;
+    // A body is there when a length above 0 or a chunked transfer is announced. An operation
+    // without a requestBody ignores whatever arrives (drained unread, whatever its size or type).
+    if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) {
+      return run(route, res, incoming);
+    }
+    if (!route.acceptsBody) {
+      req.resume();
+      return run(route, res, incoming);
+    }
+    readBody(req, options.bodyLimit, (error, raw) => {
+      if (error) return fail(res, error, route);
+      try {
+        incoming.body = parseBody(route.mediaTypes, headers['content-type'], raw!);
+      } catch (parseError) {
+        return fail(res, parseError, route);
+      }
+      run(route, res, incoming);
+    });
+  };
+  const server = http.createServer((req, res) => {
+    try {
+      dispatch(req, res);
+    } catch (error) {
+      fail(res, error);
+    }
+  });
+  // A request Node cannot parse as HTTP still gets the envelope (then the connection closes).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    const body = JSON.stringify(envelopeOf(badRequest(`malformed HTTP request (${error.code ?? error.message})`)));
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
+  // Queued work that fell due since the last request happens before this one is answered: every
+  // API route and control route starts with rt.clock.runDue().
+  for (const op of operations) {
+    const handler = handlers[op.operationId as OperationId] as ((ctx: RequestCtx<OperationId>) => unknown) | undefined;
+    const opValidators = validators[op.operationId];
+    const route: Route = {
+      operationId: op.operationId,
+      acceptsBody: op.hasBody,
+      mediaTypes: op.bodyContentTypes,
+      successStatus: op.successStatus,
+      run: ({ req, params, query, body }) => {
+        rt.clock.runDue();
+        let token: TokenRecord | null = null;
+        if (op.requiresToken) {
+          const value = bearer(req);
+          if (!value) throw unauthorized('Send Authorization: Bearer <ACCESS_TOKEN>.');
+          const checked = rt.tokens.check(value, rt.clock.now());
+          if (typeof checked === 'string') throw unauthorized(checked);
+          token = checked;
+          const missing = missingScopes(op.requiredScopes, checked.scopes);
+          if (missing) throw forbidden(`The access token lacks the ${missing.join(', ')} scope.`);
+        }
+        const input = validateRequest(op, opValidators, params as Record<string, string>, query, body);
+        if (!handler) {
+          throw new ApiError(501, MESSAGES.notImplemented, [
+            `${op.operationId} (${op.method} ${op.path}) is not implemented in the sandbox yet.`,
+          ]);
+        }
+        // Handlers are synchronous (AREAS.md): each request reads and writes the state in one
+        // stretch that no other request can interleave, so limits hold across sites without a lock.
+        const out = handler(new RequestCtx(rt, op.operationId as OperationId, req, token, input)) as
+          | JsonResult<OperationId>
+          | RawResult;
+        if (typeof (out as { then?: unknown }).then === 'function') {
+          throw new Error(`the handler of ${op.operationId} returned a promise: handlers must stay synchronous (AREAS.md)`);
+        }
+        return out;
+      },
+    };
+    router.on(op.method, (op.root === 'v1' ? '/v1' : '') + toRoutePath(op.path), noop, route);
+  }
+  for (const [method, path, fn] of controlRoutes(options)) {
+    router.on(method, path, noop, {
+      acceptsBody: true,
+      mediaTypes: ['application/json'],
+      successStatus: 200,
+      run: (incoming: Incoming) => {
+        rt.clock.runDue();
+        const out = fn(incoming);
+        return out instanceof Promise ? out.then(ok) : ok(out);
+      },
+    } satisfies Route);
+  }
+
+  return {
+    server,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    // Open keep-alive connections are closed too: stop() must not wait for clients to hang up.
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const noop = () => {};
+const ok = (data: unknown): JsonResult<OperationId> => ({ data: data as never });
