@@ -18,10 +18,14 @@ import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
-  console.log('Usage: node bench/bench.mjs [--calls N] [--rounds N] [--dist <index.js>]   (default 3000 calls per round, 5 rounds, ../dist/index.js; build first)');
+  console.log(
+    'Usage: node bench/bench.mjs [--calls N] [--rounds N] [--dist <index.js>]   (default 3000 calls per round, 5 rounds, ../dist/index.js; build first)',
+  );
   process.exit(0);
 }
-const dist = args.includes('--dist') ? pathToFileURL(resolve(args[args.indexOf('--dist') + 1] ?? '')).href : new URL('../dist/index.js', import.meta.url).href;
+const dist = args.includes('--dist')
+  ? pathToFileURL(resolve(args[args.indexOf('--dist') + 1] ?? '')).href
+  : new URL('../dist/index.js', import.meta.url).href;
 const { createClient } = await import(dist);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
 const calls = option('--calls', 3000);
@@ -58,8 +62,15 @@ const rawTimeout = async () => {
     clearTimeout(timer);
   }
 };
-const untimed = args.includes('--dist') ? undefined : createClient({ baseUrl: base, accessToken: 'bench-token', timeout: Infinity });
-const sides = { raw, 'raw+timeout': rawTimeout, client: () => client.sites.get(123456), 'client-no-timeout': () => untimed.sites.get(123456) };
+const untimed = args.includes('--dist')
+  ? undefined
+  : createClient({ baseUrl: base, accessToken: 'bench-token', timeout: Infinity });
+const sides = {
+  raw,
+  'raw+timeout': rawTimeout,
+  client: () => client.sites.get(123456),
+  'client-no-timeout': () => untimed.sites.get(123456),
+};
 // Builds before the timeout could be turned off took Infinity for 1 ms.
 if (args.includes('--dist')) delete sides['client-no-timeout'];
 const names = Object.keys(sides);
@@ -80,7 +91,12 @@ async function round() {
       cpu[name] += used.user + used.system;
     }
   }
-  return Object.fromEntries(names.flatMap((n) => [[n, Number(ns[n]) / 1e3 / calls], [`${n} cpu`, cpu[n] / calls]]));
+  return Object.fromEntries(
+    names.flatMap((n) => [
+      [n, Number(ns[n]) / 1e3 / calls],
+      [`${n} cpu`, cpu[n] / calls],
+    ]),
+  );
 }
 
 await round(); // warm up
@@ -88,13 +104,26 @@ const results = [];
 for (let r = 0; r < rounds; r++) {
   const result = await round();
   results.push(result);
-  console.log(`round ${r + 1}: ${names.map((n) => `${n} ${result[n].toFixed(1)} µs (cpu ${result[`${n} cpu`].toFixed(1)})`).join('   ')}   client/raw+timeout ${(result.client / result['raw+timeout']).toFixed(3)}× (cpu ${(result['client cpu'] / result['raw+timeout cpu']).toFixed(3)}×)`);
+  console.log(
+    `round ${r + 1}: ${names.map((n) => `${n} ${result[n].toFixed(1)} µs (cpu ${result[`${n} cpu`].toFixed(1)})`).join('   ')}   client/raw+timeout ${(result.client / result['raw+timeout']).toFixed(3)}× (cpu ${(result['client cpu'] / result['raw+timeout cpu']).toFixed(3)}×)`,
+  );
 }
 server.close();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`median µs/call (${calls} sequential calls × ${rounds} rounds): ${names.map((n) => `${n} ${median(results.map((r) => r[n])).toFixed(1)}`).join('   ')}`);
+console.log(
+  `median µs/call (${calls} sequential calls × ${rounds} rounds): ${names.map((n) => `${n} ${median(results.map((r) => r[n])).toFixed(1)}`).join('   ')}`,
+);
 const ratio = (a, b) => median(results.map((r) => r[a] / r[b])).toFixed(3);
-console.log(`median CPU µs/call: ${names.map((n) => `${n} ${median(results.map((r) => r[`${n} cpu`])).toFixed(1)}`).join('   ')}`);
-console.log(`ratio client/raw+timeout: ${ratio('client', 'raw+timeout')}× wall, ${ratio('client cpu', 'raw+timeout cpu')}× CPU (median of ${rounds} rounds; target ≤ 1.05×)`);
-if (sides['client-no-timeout']) console.log(`ratio client-no-timeout/raw: ${ratio('client-no-timeout', 'raw')}× wall, ${ratio('client-no-timeout cpu', 'raw cpu')}× CPU`);
-console.log(`ratio client/raw (the cost of the timeout signal included): ${ratio('client', 'raw')}× wall, ${ratio('client cpu', 'raw cpu')}× CPU`);
+console.log(
+  `median CPU µs/call: ${names.map((n) => `${n} ${median(results.map((r) => r[`${n} cpu`])).toFixed(1)}`).join('   ')}`,
+);
+console.log(
+  `ratio client/raw+timeout: ${ratio('client', 'raw+timeout')}× wall, ${ratio('client cpu', 'raw+timeout cpu')}× CPU (median of ${rounds} rounds; target ≤ 1.05×)`,
+);
+if (sides['client-no-timeout'])
+  console.log(
+    `ratio client-no-timeout/raw: ${ratio('client-no-timeout', 'raw')}× wall, ${ratio('client-no-timeout cpu', 'raw cpu')}× CPU`,
+  );
+console.log(
+  `ratio client/raw (the cost of the timeout signal included): ${ratio('client', 'raw')}× wall, ${ratio('client cpu', 'raw cpu')}× CPU`,
+);

@@ -14,16 +14,33 @@ import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
-  console.log('Usage: node bench/typecheck.mjs [--runs N] [--dts <index.d.ts>] [--skip-lib-check]   (default 5 runs against dist/index.d.ts; build first)');
+  console.log(
+    'Usage: node bench/typecheck.mjs [--runs N] [--dts <index.d.ts>] [--skip-lib-check]   (default 5 runs against dist/index.d.ts; build first)',
+  );
   process.exit(0);
 }
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const dts = args.includes('--dts') ? resolve(args[args.indexOf('--dts') + 1] ?? '') : fileURLToPath(new URL('../dist/index.d.ts', import.meta.url));
+const dts = args.includes('--dts')
+  ? resolve(args[args.indexOf('--dts') + 1] ?? '')
+  : fileURLToPath(new URL('../dist/index.d.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'client-typecheck-bench-'));
 const project = join(dir, 'tsconfig.json');
-const compilerOptions = { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: process.argv.includes('--skip-lib-check'), types: [], paths: { '@hosting-api/client': [dts] } };
-writeFileSync(project, JSON.stringify({ compilerOptions, files: [fileURLToPath(new URL('./typecheck/consumer.ts', import.meta.url))] }));
+const compilerOptions = {
+  target: 'ES2022',
+  lib: ['ES2022', 'DOM'],
+  module: 'ESNext',
+  moduleResolution: 'Bundler',
+  strict: true,
+  noEmit: true,
+  skipLibCheck: process.argv.includes('--skip-lib-check'),
+  types: [],
+  paths: { '@hosting-api/client': [dts] },
+};
+writeFileSync(
+  project,
+  JSON.stringify({ compilerOptions, files: [fileURLToPath(new URL('./typecheck/consumer.ts', import.meta.url))] }),
+);
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 const times = [];
@@ -31,13 +48,17 @@ let stats = '';
 for (let i = 0; i < runs; i++) {
   let out;
   try {
-    out = execFileSync(process.execPath, [tsc, '--noEmit', '--extendedDiagnostics', '-p', project], { encoding: 'utf8' });
+    out = execFileSync(process.execPath, [tsc, '--noEmit', '--extendedDiagnostics', '-p', project], {
+      encoding: 'utf8',
+    });
   } catch (error) {
     console.error(`typecheck bench: the consumer does not compile:\n${error.stdout ?? error}`);
     process.exit(1);
   }
   times.push(Number(out.match(/Total time:\s+([\d.]+)s/)[1]));
-  stats = ['Types', 'Instantiations', 'Check time', 'Memory used', 'Lines of Definitions'].map((k) => out.match(new RegExp(`${k}:\\s+(\\S+)`))?.[0]).join(', ');
+  stats = ['Types', 'Instantiations', 'Check time', 'Memory used', 'Lines of Definitions']
+    .map((k) => out.match(new RegExp(`${k}:\\s+(\\S+)`))?.[0])
+    .join(', ');
 }
 const median = [...times].sort((a, b) => a - b)[Math.floor(runs / 2)];
 console.log(`consumer tsc --noEmit (20 calls): median ${median.toFixed(2)} s of ${runs} runs [${times.join(', ')}]`);

@@ -1,12 +1,13 @@
 // Public entry of @hosting-api/client.
+
+import { type HostingApiOperations, meta } from './generated/client';
 import { ClientCredentials, fixedToken, providedToken, type TokenProvider, type TokenSource } from './runtime/auth';
-import { Core, lowerCaseKeys, type Logger } from './runtime/core';
-import { paginate, type PaginatedOperation, type PaginateOptions } from './runtime/pagination';
+import { Core, type Logger, lowerCaseKeys } from './runtime/core';
+import { createOperations, expandTable } from './runtime/operation';
+import { type PaginatedOperation, type PaginateOptions, paginate } from './runtime/pagination';
 import { DEFAULT_RETRY, type RetryOptions } from './runtime/retry';
 import type { FetchLike } from './runtime/transport';
 import type { SchemaSource } from './runtime/validate';
-import { createOperations, expandTable } from './runtime/operation';
-import { meta, type HostingApiOperations } from './generated/client';
 
 /** What the runtime knows about each operation (method, path, parameters, auth, idempotency, pagination), by operationId. */
 export const operationMeta = expandTable(meta);
@@ -42,7 +43,10 @@ export interface ClientOptions {
 
 export type HostingApiClient = HostingApiOperations & {
   /** Iterates over the items of all pages of a paginated method. */
-  paginate<A extends unknown[], I>(method: PaginatedOperation<A, I>, ...args: [...A, PaginateOptions?]): AsyncGenerator<I, void, undefined>;
+  paginate<A extends unknown[], I>(
+    method: PaginatedOperation<A, I>,
+    ...args: [...A, PaginateOptions?]
+  ): AsyncGenerator<I, void, undefined>;
   /** Revokes the current client-credentials token (`POST {authUrl}/auth/revoke`). */
   revoke(): Promise<void>;
 };
@@ -52,11 +56,18 @@ const env = (name: string): string | undefined =>
 
 export function createClient(options: ClientOptions = {}): HostingApiClient {
   const baseUrl = (options.baseUrl ?? env('HOSTING_API_BASE_URL'))?.replace(/\/+$/, '');
-  if (!baseUrl) throw new Error('createClient: baseUrl is required (the versioned API base ending in /v1), or set HOSTING_API_BASE_URL');
+  if (!baseUrl)
+    throw new Error(
+      'createClient: baseUrl is required (the versioned API base ending in /v1), or set HOSTING_API_BASE_URL',
+    );
   const authUrl = (options.authUrl ?? env('HOSTING_API_AUTH_URL') ?? baseUrl.replace(/\/v1$/, '')).replace(/\/+$/, '');
   // The global fetch (also when passed explicitly) cannot send a GET with a body; the client sends those itself.
   const customFetch = options.fetch !== undefined && options.fetch !== globalThis.fetch;
-  const fetchImpl = customFetch ? options.fetch : globalThis.fetch ? (url: string, init: RequestInit) => globalThis.fetch(url, init) : undefined;
+  const fetchImpl = customFetch
+    ? options.fetch
+    : globalThis.fetch
+      ? (url: string, init: RequestInit) => globalThis.fetch(url, init)
+      : undefined;
   if (!fetchImpl) throw new Error('createClient: no global fetch (Node 18+ has one); pass `fetch`');
 
   const core = new Core({
@@ -77,22 +88,25 @@ export function createClient(options: ClientOptions = {}): HostingApiClient {
   const clientSecret = options.clientSecret ?? env('HOSTING_API_CLIENT_SECRET');
   let tokens: TokenSource | undefined;
   if (options.accessToken !== undefined) {
-    tokens = typeof options.accessToken === 'function' ? providedToken(options.accessToken) : fixedToken(options.accessToken);
+    tokens =
+      typeof options.accessToken === 'function' ? providedToken(options.accessToken) : fixedToken(options.accessToken);
   } else if (clientId && clientSecret) {
     tokens = new ClientCredentials({
       clientId,
       clientSecret,
       authUrl,
       post: async (url, form, operationId) =>
-        (await core.send({
-          method: 'POST',
-          url,
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: form,
-          auth: false,
-          idempotent: true, // a token request has no side effect worth guarding
-          operationId,
-        })).body,
+        (
+          await core.send({
+            method: 'POST',
+            url,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: form,
+            auth: false,
+            idempotent: true, // a token request has no side effect worth guarding
+            operationId,
+          })
+        ).body,
     });
   } else if (clientId || clientSecret) {
     throw new Error('createClient: clientId and clientSecret go together; pass both (or accessToken)');
@@ -113,10 +127,10 @@ export function createClient(options: ClientOptions = {}): HostingApiClient {
   return client as HostingApiClient;
 }
 
-export { paginate };
-export type { PaginateOptions, PaginatedOperation, Logger, RetryOptions, TokenProvider, FetchLike, SchemaSource };
+export type { components, operations } from '@hosting-api/openapi/types';
+export type * from './generated/client';
+export * from './runtime/errors';
 export type { CallOptions, Operation, OperationMeta, Paged, WithResponse } from './runtime/operation';
 export type { OperationSchemas, SchemaLike } from './runtime/validate';
-export * from './runtime/errors';
-export type * from './generated/client';
-export type { components, operations } from '@hosting-api/openapi/types';
+export type { FetchLike, Logger, PaginatedOperation, PaginateOptions, RetryOptions, SchemaSource, TokenProvider };
+export { paginate };

@@ -21,7 +21,11 @@ describe('client credentials', () => {
     const [tokenReq] = server.tokenRequests();
     expect(tokenReq?.method).toBe('POST');
     expect(tokenReq?.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
-    expect(Object.fromEntries(new URLSearchParams(tokenReq?.body))).toEqual({ grant_type: 'client_credentials', client_id: 'app-1', client_secret: SECRET });
+    expect(Object.fromEntries(new URLSearchParams(tokenReq?.body))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'app-1',
+      client_secret: SECRET,
+    });
     expect(tokenReq?.headers.authorization).toBeUndefined();
   });
 
@@ -76,7 +80,11 @@ describe('client credentials', () => {
     await client.revoke();
     const revoke = server.requests.find((r) => r.path === '/auth/revoke');
     expect(revoke?.method).toBe('POST');
-    expect(Object.fromEntries(new URLSearchParams(revoke?.body))).toEqual({ token: 'token-1', client_id: 'app-1', client_secret: SECRET });
+    expect(Object.fromEntries(new URLSearchParams(revoke?.body))).toEqual({
+      token: 'token-1',
+      client_id: 'app-1',
+      client_secret: SECRET,
+    });
     // The next call needs a new token.
     expect(await client.account.get()).toMatchObject({ auth: 'Bearer token-2' });
   });
@@ -85,11 +93,22 @@ describe('client credentials', () => {
     const lines: string[] = [];
     const log = (m: string, f?: unknown) => lines.push(m + JSON.stringify(f ?? {}));
     const logger = { debug: log, info: log, warn: log, error: log };
-    server.token((_req, res) => json(res, 400, fail('There was a problem processing your request.', ['invalid client credentials'])));
+    server.token((_req, res) =>
+      json(res, 400, fail('There was a problem processing your request.', ['invalid client credentials'])),
+    );
     const client = createClient({ ...credentials(), logger, maxRetries: 0 });
     const error = (await client.account.get().catch((e: unknown) => e)) as BadRequestError;
     expect(error).toBeInstanceOf(BadRequestError);
-    const shown = [String(error), error.stack, inspect(error, { depth: 5 }), JSON.stringify(error), String(client), inspect(client, { depth: 5 }), JSON.stringify(client), ...lines].join('\n');
+    const shown = [
+      String(error),
+      error.stack,
+      inspect(error, { depth: 5 }),
+      JSON.stringify(error),
+      String(client),
+      inspect(client, { depth: 5 }),
+      JSON.stringify(client),
+      ...lines,
+    ].join('\n');
     expect(shown).not.toContain(SECRET);
     expect(lines.length).toBeGreaterThan(0);
 
@@ -117,7 +136,9 @@ describe('other token sources', () => {
         return forceRefresh ? 'new' : 'old';
       },
     });
-    server.api((req, res) => (req.headers.authorization === 'Bearer old' ? json(res, 401, fail('Unauthorized')) : json(res, 200, ok('fine'))));
+    server.api((req, res) =>
+      req.headers.authorization === 'Bearer old' ? json(res, 401, fail('Unauthorized')) : json(res, 200, ok('fine')),
+    );
     expect(await client.account.get()).toBe('fine');
     expect(calls).toEqual([false, true]);
   });

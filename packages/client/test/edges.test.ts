@@ -2,13 +2,15 @@
 // Authorization header, their own fetch, a token provider under concurrency, a token service that
 // is down while the cached token is still valid.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, createClient, InternalServerError, type FetchLike } from '../src/index';
+import { AuthenticationError, createClient, type FetchLike, InternalServerError } from '../src/index';
 import { delay, fail, json, ok, startServer, type TestServer } from './helpers/server';
 
 let server: TestServer;
 beforeEach(async () => {
   server = await startServer();
-  server.api((req, res) => json(res, 200, ok({ path: req.path, auth: req.headers.authorization ?? null, body: req.body })));
+  server.api((req, res) =>
+    json(res, 200, ok({ path: req.path, auth: req.headers.authorization ?? null, body: req.body })),
+  );
 });
 afterEach(() => server.close());
 
@@ -19,8 +21,12 @@ const untyped = (fn: unknown) => fn as (...args: unknown[]) => Promise<unknown>;
 describe('path parameters', () => {
   it('a missing trailing path parameter throws before anything is sent', async () => {
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
-    await expect(untyped(client.sites.notes.get)(123)).rejects.toThrow(new TypeError('sites.notes.get(siteId, noteId): path parameter note_id is missing'));
-    await expect(untyped(client.sites.get)()).rejects.toThrow(/sites\.get\(siteId\): path parameter site_id is missing/);
+    await expect(untyped(client.sites.notes.get)(123)).rejects.toThrow(
+      new TypeError('sites.notes.get(siteId, noteId): path parameter note_id is missing'),
+    );
+    await expect(untyped(client.sites.get)()).rejects.toThrow(
+      /sites\.get\(siteId\): path parameter site_id is missing/,
+    );
     await expect(untyped(client.sites.notes.get)(123, null)).rejects.toThrow(/note_id is missing/);
     expect(server.requests).toHaveLength(0);
   });
@@ -28,7 +34,9 @@ describe('path parameters', () => {
   it('an integer path parameter that is not an integer throws before anything is sent', async () => {
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
     for (const bad of ['123', 1.5, Number.NaN, {}, true]) {
-      await expect(untyped(client.sites.get)(bad)).rejects.toThrow(/sites\.get\(siteId\): path parameter site_id must be an integer \(got /);
+      await expect(untyped(client.sites.get)(bad)).rejects.toThrow(
+        /sites\.get\(siteId\): path parameter site_id must be an integer \(got /,
+      );
     }
     await expect(untyped(client.sites.get)('../account')).rejects.toThrow(/must be an integer \(got "\.\.\/account"\)/);
     expect(server.requests).toHaveLength(0);
@@ -37,36 +45,55 @@ describe('path parameters', () => {
 
   it('a string path parameter is required too, and URL-encoded', async () => {
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
-    await expect(untyped(client.collaborators.sites.get)(undefined, 1)).rejects.toThrow(/path parameter email_address is missing/);
-    await expect(untyped(client.collaborators.sites.get)('', 1)).rejects.toThrow(/path parameter email_address is missing/);
+    await expect(untyped(client.collaborators.sites.get)(undefined, 1)).rejects.toThrow(
+      /path parameter email_address is missing/,
+    );
+    await expect(untyped(client.collaborators.sites.get)('', 1)).rejects.toThrow(
+      /path parameter email_address is missing/,
+    );
     expect(server.requests).toHaveLength(0);
-    expect(await echo(client.collaborators.sites.get('a/b@example.com', 1))).toMatchObject({ path: '/v1/collaborators/a%2Fb%40example.com/sites/1' });
+    expect(await echo(client.collaborators.sites.get('a/b@example.com', 1))).toMatchObject({
+      path: '/v1/collaborators/a%2Fb%40example.com/sites/1',
+    });
   });
 });
 
 describe('a caller’s Authorization header', () => {
   it('per call: replaces the client’s bearer token (one header, one value), in any letter case', async () => {
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
-    expect(await echo(client.account.get({ headers: { Authorization: 'Bearer other' } }))).toMatchObject({ auth: 'Bearer other' });
-    expect(await echo(client.account.get({ headers: { authorization: 'Bearer lower' } }))).toMatchObject({ auth: 'Bearer lower' });
+    expect(await echo(client.account.get({ headers: { Authorization: 'Bearer other' } }))).toMatchObject({
+      auth: 'Bearer other',
+    });
+    expect(await echo(client.account.get({ headers: { authorization: 'Bearer lower' } }))).toMatchObject({
+      auth: 'Bearer lower',
+    });
     expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer t' });
   });
 
   it('in the client’s headers: used for every call, and no token is requested', async () => {
-    const client = createClient({ baseUrl: server.baseUrl, clientId: 'id', clientSecret: 'secret', headers: { AUTHORIZATION: 'Bearer mine' } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      clientId: 'id',
+      clientSecret: 'secret',
+      headers: { AUTHORIZATION: 'Bearer mine' },
+    });
     expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer mine' });
     expect(server.apiRequests()[0]?.headers.authorization).toBe('Bearer mine');
     expect(server.tokenRequests()).toHaveLength(0);
     // A client without credentials works with the caller's header alone.
     const bare = createClient({ baseUrl: server.baseUrl });
-    expect(await echo(bare.account.get({ headers: { Authorization: 'Bearer only' } }))).toMatchObject({ auth: 'Bearer only' });
+    expect(await echo(bare.account.get({ headers: { Authorization: 'Bearer only' } }))).toMatchObject({
+      auth: 'Bearer only',
+    });
   });
 
   it('a 401 on the caller’s own header is the caller’s: no token refresh, AuthenticationError', async () => {
     let asked = 0;
     server.api((_req, res) => json(res, 401, fail('Unauthorized')));
     const client = createClient({ baseUrl: server.baseUrl, accessToken: () => `t${++asked}` });
-    await expect(client.account.get({ headers: { Authorization: 'Bearer revoked' } })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(client.account.get({ headers: { Authorization: 'Bearer revoked' } })).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
     expect(asked).toBe(0);
     expect(server.apiRequests()).toHaveLength(1);
   });
@@ -77,7 +104,10 @@ describe('a custom fetch', () => {
     const seen: { method: string; url: string; body: unknown }[] = [];
     const myFetch: FetchLike = async (url, init) => {
       seen.push({ method: String(init.method), url, body: init.body });
-      return new Response(JSON.stringify(ok({ via: 'custom' })), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(ok({ via: 'custom' })), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     };
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', fetch: myFetch });
     expect(await client.sites.logs.php(123456, { status: 'Warning' })).toEqual({ via: 'custom' });
@@ -91,7 +121,9 @@ describe('a custom fetch', () => {
 
   it('the global fetch passed explicitly still gets GET bodies sent (through node:http)', async () => {
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', fetch: globalThis.fetch });
-    expect(await echo(client.sites.logs.php(123456, { status: 'Warning' }))).toMatchObject({ body: '{"status":"Warning"}' });
+    expect(await echo(client.sites.logs.php(123456, { status: 'Warning' }))).toMatchObject({
+      body: '{"status":"Warning"}',
+    });
   });
 });
 
@@ -115,7 +147,9 @@ describe('token sources', () => {
 
   it('concurrent 401s ask the provider for one forced refresh', async () => {
     const asked: boolean[] = [];
-    server.api((req, res) => (req.headers.authorization === 'Bearer old' ? json(res, 401, fail('Unauthorized')) : json(res, 200, ok('fine'))));
+    server.api((req, res) =>
+      req.headers.authorization === 'Bearer old' ? json(res, 401, fail('Unauthorized')) : json(res, 200, ok('fine')),
+    );
     const client = createClient({
       baseUrl: server.baseUrl,
       accessToken: async ({ forceRefresh }) => {
@@ -131,7 +165,9 @@ describe('token sources', () => {
   it('while the token service is down, a cached token that has not expired (expiresAt) is still used; an expired one is not', async () => {
     let n = 0;
     let down = false;
-    server.token((_req, res) => (down ? json(res, 503, fail('down')) : json(res, 200, ok({ access_token: `tok-${++n}`, expires_in: 2 }))));
+    server.token((_req, res) =>
+      down ? json(res, 503, fail('down')) : json(res, 200, ok({ access_token: `tok-${++n}`, expires_in: 2 })),
+    );
     const client = createClient({ baseUrl: server.baseUrl, clientId: 'id', clientSecret: 'secret', maxRetries: 0 });
     expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-1' });
     // A 2 s token is renewed after 1 s; the renewal fails, the token is still good for another second.

@@ -38,7 +38,9 @@ const cases = [
 describe('error classes by status', () => {
   for (const [status, Cls] of cases) {
     it(`${status} → ${Cls.name} with the envelope's message and errors`, async () => {
-      server.api((_req, res) => json(res, status, fail(`message ${status}`, [`detail ${status}`]), { 'x-request-id': `req-${status}` }));
+      server.api((_req, res) =>
+        json(res, status, fail(`message ${status}`, [`detail ${status}`]), { 'x-request-id': `req-${status}` }),
+      );
       const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', maxRetries: 0 });
       const error = (await client.sites.get(123456).catch((e: unknown) => e)) as HostingApiError;
       expect(error).toBeInstanceOf(Cls);
@@ -52,7 +54,9 @@ describe('error classes by status', () => {
       expect(error.headers?.get('x-request-id')).toBe(`req-${status}`);
       expect(error.request).toEqual({ method: 'GET', url: `${server.baseUrl}/sites/123456` });
       expect(error.operationId).toBe('getSite');
-      for (const [, Other] of cases) if (Other !== Cls && !(error instanceof InternalServerError && Other === InternalServerError)) expect(error).not.toBeInstanceOf(Other);
+      for (const [, Other] of cases)
+        if (Other !== Cls && !(error instanceof InternalServerError && Other === InternalServerError))
+          expect(error).not.toBeInstanceOf(Other);
     });
   }
 

@@ -10,35 +10,75 @@ type Op = Record<string, unknown>;
 type Model = { id: string; [key: string]: unknown }[];
 const build = buildModel as (spec: unknown) => Model;
 const render = renderClient as (ops: Model) => string;
-const cfg = { docsUrl: 'https://docs.example/', reserved: ['paginate'], idempotentVerbs: ['get', 'delete'], spec: 'spec.json', typesModule: 'types' };
+const cfg = {
+  docsUrl: 'https://docs.example/',
+  reserved: ['paginate'],
+  idempotentVerbs: ['get', 'delete'],
+  spec: 'spec.json',
+  typesModule: 'types',
+};
 
-const spec = (paths: Record<string, Record<string, unknown>>) => ({ openapi: '3.1.0', info: { title: 't', version: '1' }, security: [{ bearerAuth: [] }], paths });
-const op = (id: string, method: string, extra: Op = {}): Op => ({ operationId: id, 'x-client-method': method, tags: ['T'], responses: { 200: { description: 'ok' } }, ...extra });
+const spec = (paths: Record<string, Record<string, unknown>>) => ({
+  openapi: '3.1.0',
+  info: { title: 't', version: '1' },
+  security: [{ bearerAuth: [] }],
+  paths,
+});
+const op = (id: string, method: string, extra: Op = {}): Op => ({
+  operationId: id,
+  'x-client-method': method,
+  tags: ['T'],
+  responses: { 200: { description: 'ok' } },
+  ...extra,
+});
 const siteParam = { name: 'site_id', in: 'path', required: true, schema: { type: 'integer' } };
 const jsonBody = (schema: Op) => ({ content: { 'application/json': { schema } } });
-const envelope = (extra: Op = {}) => ({ description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { data: {}, ...extra } } } } });
+const envelope = (extra: Op = {}) => ({
+  description: 'ok',
+  content: { 'application/json': { schema: { type: 'object', properties: { data: {}, ...extra } } } },
+});
 
 const fixture = spec({
-  '/sites/{site_id}/logs/php': { parameters: [siteParam], get: op('listPhp', 'sites.logs.php', { requestBody: jsonBody({ type: 'object', properties: { status: { type: 'string' } } }) }) },
+  '/sites/{site_id}/logs/php': {
+    parameters: [siteParam],
+    get: op('listPhp', 'sites.logs.php', {
+      requestBody: jsonBody({ type: 'object', properties: { status: { type: 'string' } } }),
+    }),
+  },
   '/sites/{site_id}/toggle': { parameters: [siteParam], put: op('toggleThing', 'sites.thing.toggle') },
   '/sites/{site_id}/notes': {
     parameters: [{ $ref: '#/components/parameters/Site' }],
-    get: op('listNotes', 'sites.notes.list', { parameters: [{ name: 'page', in: 'query', schema: { type: 'integer' } }], responses: { 200: envelope({ page: {} }) } }),
+    get: op('listNotes', 'sites.notes.list', {
+      parameters: [{ name: 'page', in: 'query', schema: { type: 'integer' } }],
+      responses: { 200: envelope({ page: {} }) },
+    }),
   },
   '/sites': {
-    get: op('listSites', 'sites.list', { parameters: [{ name: 'paginate', in: 'query', schema: { type: 'boolean' } }] }),
+    get: op('listSites', 'sites.list', {
+      parameters: [{ name: 'paginate', in: 'query', schema: { type: 'boolean' } }],
+    }),
     post: op('createSite', 'sites.create', {
       summary: 'Create a site',
       description: 'Starts the creation.\nThe site is ready when the operation */ completes.',
       tags: ['Logs, reports, metrics'],
-      requestBody: { required: true, ...jsonBody({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }) },
+      requestBody: {
+        required: true,
+        ...jsonBody({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }),
+      },
       responses: { 202: envelope() },
     }),
   },
-  '/collaborators/{email}': { get: op('getCollaborator', 'collaborators.get', { parameters: [{ name: 'email', in: 'path', required: true, schema: { type: 'string' } }] }) },
+  '/collaborators/{email}': {
+    get: op('getCollaborator', 'collaborators.get', {
+      parameters: [{ name: 'email', in: 'path', required: true, schema: { type: 'string' } }],
+    }),
+  },
   '/auth/token': {
     servers: [{ url: 'https://auth' }],
-    post: op('createToken', 'auth.createToken', { security: [], requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } } }),
+    post: op('createToken', 'auth.createToken', {
+      security: [],
+      requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+    }),
   },
 });
 (fixture as Record<string, unknown>).components = { parameters: { Site: siteParam } };
@@ -50,26 +90,46 @@ describe('client generator', () => {
   const metaOf = (id: string) => JSON.parse(source.match(new RegExp(`^  ${id}: (\\{.*\\}),$`, 'm'))![1]!);
 
   it('reads what the runtime needs into the `meta` table', () => {
-    expect(byId.listPhp).toMatchObject({ segments: ['sites', 'logs', 'php'], idempotent: true, auth: true, base: 'api' });
+    expect(byId.listPhp).toMatchObject({
+      segments: ['sites', 'logs', 'php'],
+      idempotent: true,
+      auth: true,
+      base: 'api',
+    });
     expect(byId.toggleThing).toMatchObject({ idempotent: false });
     expect(byId.createToken).toMatchObject({ base: 'auth', auth: false, idempotent: false });
     expect(metaOf('listPhp')).toEqual({
-      name: 'sites.logs.php', method: 'GET', path: '/sites/{site_id}/logs/php', integers: ['site_id'],
-      body: 'json', bodyOnGet: true, base: 'api', auth: true, idempotent: true, paginated: false,
+      name: 'sites.logs.php',
+      method: 'GET',
+      path: '/sites/{site_id}/logs/php',
+      integers: ['site_id'],
+      body: 'json',
+      bodyOnGet: true,
+      base: 'api',
+      auth: true,
+      idempotent: true,
+      paginated: false,
     });
-    expect(metaOf('listNotes')).toMatchObject({ path: '/sites/{site_id}/notes', integers: ['site_id'], query: ['page'], paginated: true });
+    expect(metaOf('listNotes')).toMatchObject({
+      path: '/sites/{site_id}/notes',
+      integers: ['site_id'],
+      query: ['page'],
+      paginated: true,
+    });
     expect(metaOf('listSites')).toMatchObject({ query: ['paginate'], paginateParam: 'paginate' });
     expect(metaOf('getCollaborator')).toMatchObject({ path: '/collaborators/{email}' });
     expect(metaOf('getCollaborator').integers).toBeUndefined();
     expect(metaOf('createToken')).toMatchObject({ body: 'form', bodyRequired: true, base: 'auth', auth: false });
   });
 
-  it('types each method over openapi-typescript\'s operations and nests the groups', () => {
+  it("types each method over openapi-typescript's operations and nests the groups", () => {
     expect(source).toContain(`import type { operations } from '@hosting-api/openapi/types';`);
     expect(source).toContain('php: Operation<[siteId: number, input?: ListPhpInput], ListPhpResult, ListPhpEnvelope>;');
     expect(source).toMatch(/sites: \{\n\s+logs: \{/);
     expect(source).toContain('export type ListNotesResult = Paged<ListNotesEnvelope>;');
-    expect(source).toContain("export type CreateSiteEnvelope = operations[\"createSite\"]['responses'][202]['content']['application/json'];");
+    expect(source).toContain(
+      "export type CreateSiteEnvelope = operations[\"createSite\"]['responses'][202]['content']['application/json'];",
+    );
     expect(source).toContain('create: Operation<[input: CreateSiteInput]'); // a required body with required fields
     expect(source).toContain('export type ToggleThingResult = void;');
     expect(source).toContain('export type OperationId = "listPhp" | "toggleThing"');
@@ -90,21 +150,27 @@ describe('client generator', () => {
         ' */',
       ].join('\n'),
     );
-    expect(source).toMatch(/ \* `GET \/sites\/\{site_id\}\/notes` \(paginated\)\n {7}\* @see \{@link \S+#\/t\/listnotes /);
+    expect(source).toMatch(
+      / \* `GET \/sites\/\{site_id\}\/notes` \(paginated\)\n {7}\* @see \{@link \S+#\/t\/listnotes /,
+    );
     expect((tagSlug as (t: string) => string)('Backups and restores')).toBe('backups-and-restores');
     expect((tagSlug as (t: string) => string)('Logs, reports, metrics')).toBe('logs-reports-metrics');
   });
 
   it('refuses duplicate x-client-method names, a missing one, a reserved one, and a name that is both method and group', () => {
-    expect(() => build(spec({ '/a': { get: op('getA', 'things.get') }, '/b': { get: op('getB', 'things.get') } }))).toThrow(
-      /GET \/b: x-client-method `things.get` is already used by GET \/a/,
-    );
+    expect(() =>
+      build(spec({ '/a': { get: op('getA', 'things.get') }, '/b': { get: op('getB', 'things.get') } })),
+    ).toThrow(/GET \/b: x-client-method `things.get` is already used by GET \/a/);
     expect(() => build(spec({ '/a': { get: op('getA', 'get') } }))).toThrow(/dotted name/);
-    expect(() => build(spec({ '/a': { get: op('getA', 'things.list') }, '/b': { get: op('getB', 'things.list.all') } }))).toThrow(
-      /`things.list` is both a method and a group/,
-    );
+    expect(() =>
+      build(spec({ '/a': { get: op('getA', 'things.list') }, '/b': { get: op('getB', 'things.list.all') } })),
+    ).toThrow(/`things.list` is both a method and a group/);
     expect(() => build(spec({ '/a': { get: op('getA', 'paginate.x') } }))).toThrow(/reserved/);
-    expect(() => build(spec({ '/a/{id}': { get: op('getA', 'a.get') } }))).toThrow(/GET \/a\/\{id\}: path parameter \{id\} is not declared/);
-    expect(() => build(spec({ '/a': { get: op('getA', 'a.get', { responses: { 404: { description: 'no' } } }) } }))).toThrow(/GET \/a: no 2xx response/);
+    expect(() => build(spec({ '/a/{id}': { get: op('getA', 'a.get') } }))).toThrow(
+      /GET \/a\/\{id\}: path parameter \{id\} is not declared/,
+    );
+    expect(() =>
+      build(spec({ '/a': { get: op('getA', 'a.get', { responses: { 404: { description: 'no' } } }) } })),
+    ).toThrow(/GET \/a: no 2xx response/);
   });
 });

@@ -1,8 +1,9 @@
 // The client against the Prism mock of the bundled spec (@hosting-api/mock): one operation per tag,
 // every response validated with @hosting-api/schemas.
+
+import { type RunningMock, startMock } from '@hosting-api/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '@hosting-api/mock';
-import { createClient, NotFoundError, type HostingApiClient } from '../src/index';
+import { createClient, type HostingApiClient, NotFoundError } from '../src/index';
 
 let mock: RunningMock;
 let client: HostingApiClient;
@@ -10,7 +11,13 @@ const requests: string[] = [];
 
 beforeAll(async () => {
   mock = await startMock({ port: 0, onRequest: (line) => requests.push(line) });
-  client = createClient({ baseUrl: mock.baseUrl, authUrl: mock.authUrl, clientId: '7f3c9a52e1b04d6a', clientSecret: 's3cr3t', validate: true });
+  client = createClient({
+    baseUrl: mock.baseUrl,
+    authUrl: mock.authUrl,
+    clientId: '7f3c9a52e1b04d6a',
+    clientSecret: 's3cr3t',
+    validate: true,
+  });
 }, 60_000);
 afterAll(() => mock?.stop());
 
@@ -20,7 +27,11 @@ describe('against the Prism mock', () => {
   it('Token: obtains a token by itself, and through auth.createToken', async () => {
     await client.account.get();
     expect(requests[0]).toBe('POST /auth/token → 200');
-    const token = await client.auth.createToken({ grant_type: 'client_credentials', client_id: 'a', client_secret: 'b' });
+    const token = await client.auth.createToken({
+      grant_type: 'client_credentials',
+      client_id: 'a',
+      client_secret: 'b',
+    });
     expect(token.token_type).toBe('Bearer');
   });
 

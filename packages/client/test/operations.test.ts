@@ -5,7 +5,21 @@ import { json, ok, startServer, type TestServer } from './helpers/server';
 let server: TestServer;
 beforeEach(async () => {
   server = await startServer();
-  server.api((req, res) => json(res, 200, ok({ echo: { method: req.method, path: req.path, query: req.query.toString(), body: req.body, type: req.headers['content-type'] ?? null } })));
+  server.api((req, res) =>
+    json(
+      res,
+      200,
+      ok({
+        echo: {
+          method: req.method,
+          path: req.path,
+          query: req.query.toString(),
+          body: req.body,
+          type: req.headers['content-type'] ?? null,
+        },
+      }),
+    ),
+  );
 });
 afterEach(() => server.close());
 
@@ -15,17 +29,29 @@ type Echo = { echo: { method: string; path: string; query: string; body: string;
 describe('generated operations', () => {
   it('path parameters are positional and URL-encoded; the result is the envelope data', async () => {
     const result = (await client().collaborators.sites.get('grace+ops@example.com', 123456)) as unknown as Echo;
-    expect(result.echo).toMatchObject({ method: 'GET', path: '/v1/collaborators/grace%2Bops%40example.com/sites/123456', body: '' });
+    expect(result.echo).toMatchObject({
+      method: 'GET',
+      path: '/v1/collaborators/grace%2Bops%40example.com/sites/123456',
+      body: '',
+    });
   });
 
   it('query parameters come from the input object', async () => {
-    const result = (await client().alerts.list({ category: 'failure', show_dismissed: true, per_page: 10 })) as unknown as { data: Echo };
+    const result = (await client().alerts.list({
+      category: 'failure',
+      show_dismissed: true,
+      per_page: 10,
+    })) as unknown as { data: Echo };
     expect(result.data.echo.query).toBe('category=failure&show_dismissed=true&per_page=10');
   });
 
   it('a body is sent as JSON', async () => {
     const result = (await client().sites.backups.ondemand.create(123456, { backup_type: 'fs' })) as unknown as Echo;
-    expect(result.echo).toMatchObject({ method: 'POST', path: '/v1/sites/123456/ondemand-backups', type: 'application/json' });
+    expect(result.echo).toMatchObject({
+      method: 'POST',
+      path: '/v1/sites/123456/ondemand-backups',
+      type: 'application/json',
+    });
     expect(JSON.parse(result.echo.body)).toEqual({ backup_type: 'fs' });
   });
 

@@ -15,9 +15,19 @@ function serveNotes() {
     const page = Number(req.query.get('page') ?? 1);
     const perPage = Number(req.query.get('per_page') ?? 3);
     const lastPage = Math.ceil(all.length / perPage);
-    json(res, 200, ok(all.slice((page - 1) * perPage, page * perPage), {
-      page: { currentPage: page, nextPage: page < lastPage ? page + 1 : null, lastPage, perPage, totalItems: all.length },
-    }));
+    json(
+      res,
+      200,
+      ok(all.slice((page - 1) * perPage, page * perPage), {
+        page: {
+          currentPage: page,
+          nextPage: page < lastPage ? page + 1 : null,
+          lastPage,
+          perPage,
+          totalItems: all.length,
+        },
+      }),
+    );
   });
 }
 
@@ -47,7 +57,8 @@ describe('pagination', () => {
     serveNotes();
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
     const ids: number[] = [];
-    for await (const note of paginate(client.sites.notes.list, 123456, { per_page: 3 }, { maxItems: 4 })) ids.push(note.id);
+    for await (const note of paginate(client.sites.notes.list, 123456, { per_page: 3 }, { maxItems: 4 }))
+      ids.push(note.id);
     expect(ids).toEqual([1, 2, 3, 4]);
     expect(server.apiRequests()).toHaveLength(2);
   });
@@ -56,7 +67,13 @@ describe('pagination', () => {
     server.api((req, res) => {
       if (req.query.get('paginate') !== 'true') return json(res, 200, ok([{ id: 1 }, { id: 2 }])); // full list, no page block
       const page = Number(req.query.get('page'));
-      json(res, 200, ok([{ id: page }], { page: { currentPage: page, nextPage: page < 2 ? page + 1 : null, lastPage: 2, perPage: 1, totalItems: 2 } }));
+      json(
+        res,
+        200,
+        ok([{ id: page }], {
+          page: { currentPage: page, nextPage: page < 2 ? page + 1 : null, lastPage: 2, perPage: 1, totalItems: 2 },
+        }),
+      );
     });
     const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
     const ids: number[] = [];

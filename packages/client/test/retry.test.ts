@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionError, createClient, InternalServerError, RateLimitError } from '../src/index';
-import { parseRetryAfter, retryDelay, DEFAULT_RETRY } from '../src/runtime/retry';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelay } from '../src/runtime/retry';
 import { fail, json, ok, startServer, type TestServer } from './helpers/server';
 
 let server: TestServer;
@@ -33,7 +33,9 @@ describe('retries', () => {
 
   it('stops after maxRetries (default 2) and throws the last error', async () => {
     script(500, 502, 503, 504);
-    const error = await client().sites.get(1).catch((e: unknown) => e);
+    const error = await client()
+      .sites.get(1)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).status).toBe(503);
     expect(server.apiRequests()).toHaveLength(3);
@@ -75,7 +77,9 @@ describe('retries', () => {
 
   it('never retries a POST after the server answered', async () => {
     script(503, 503);
-    await expect(client().sites.notes.create(1, { subject: 's', body: 'b' } as never)).rejects.toBeInstanceOf(InternalServerError);
+    await expect(client().sites.notes.create(1, { subject: 's', body: 'b' } as never)).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
     expect(server.apiRequests()).toHaveLength(1);
   });
 
@@ -86,10 +90,12 @@ describe('retries', () => {
   });
 
   it('never retries a POST whose connection broke after it was sent', async () => {
-    server.api((req, res) => {
+    server.api((_req, res) => {
       res.socket?.destroy(); // request received, no answer
     });
-    await expect(client().sites.notes.create(1, { subject: 's', body: 'b' } as never)).rejects.toBeInstanceOf(ConnectionError);
+    await expect(client().sites.notes.create(1, { subject: 's', body: 'b' } as never)).rejects.toBeInstanceOf(
+      ConnectionError,
+    );
     expect(server.apiRequests()).toHaveLength(1);
     // The same failure on a GET is retried.
     await expect(client().sites.get(1)).rejects.toBeInstanceOf(ConnectionError);
@@ -99,11 +105,18 @@ describe('retries', () => {
   it('retries a POST whose connection failed before anything was sent', async () => {
     let calls = 0;
     const flaky = (url: string, init: RequestInit) => {
-      if (++calls === 1) return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+      if (++calls === 1)
+        return Promise.reject(
+          new TypeError('fetch failed', {
+            cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+          }),
+        );
       return fetch(url, init);
     };
     server.api((_req, res) => json(res, 200, ok({ id: 7 })));
-    expect(await client({ fetch: flaky }).sites.notes.create(1, { subject: 's', body: 'b' } as never)).toEqual({ id: 7 });
+    expect(await client({ fetch: flaky }).sites.notes.create(1, { subject: 's', body: 'b' } as never)).toEqual({
+      id: 7,
+    });
     expect(calls).toBe(2);
     expect(server.apiRequests()).toHaveLength(1);
   });

@@ -46,7 +46,14 @@ describe('timeouts and cancellation', () => {
     });
     const attempts: string[] = [];
     const logger = { debug: (line: string) => attempts.push(line) };
-    const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', timeout: 300, maxRetries: 1, retry: { initialDelayMs: 1 }, logger });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      accessToken: 't',
+      timeout: 300,
+      maxRetries: 1,
+      retry: { initialDelayMs: 1 },
+      logger,
+    });
     const started = Date.now();
     const error = await client.sites.get(1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -71,8 +78,15 @@ describe('timeouts and cancellation', () => {
       await delay(10_000);
       json(res, 200, ok(null));
     });
-    const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', timeout: 500, retry: { initialDelayMs: 1 } });
-    await expect(client.sites.notes.create(1, { subject: 'a', body: 'b' } as never)).rejects.toBeInstanceOf(TimeoutError);
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      accessToken: 't',
+      timeout: 500,
+      retry: { initialDelayMs: 1 },
+    });
+    await expect(client.sites.notes.create(1, { subject: 'a', body: 'b' } as never)).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
     // The server saw the POST once; give a retry, had there been one, time to arrive.
     await vi.waitFor(() => expect(server.apiRequests()).toHaveLength(1));
     await delay(100);

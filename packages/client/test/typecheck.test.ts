@@ -15,7 +15,8 @@ describe('public API', () => {
     };
     const tagOf = new Map<string, string>();
     for (const item of Object.values(spec.paths)) {
-      for (const op of Object.values(item)) if (op && typeof op === 'object' && op['x-client-method']) tagOf.set(op['x-client-method'], op.tags?.[0] ?? '');
+      for (const op of Object.values(item))
+        if (op && typeof op === 'object' && op['x-client-method']) tagOf.set(op['x-client-method'], op.tags?.[0] ?? '');
     }
     const sample = readFileSync(here('./fixtures/sample-program.ts'), 'utf8');
     const called = [...sample.matchAll(/client\.([\w.]+)\(/g)].map((m) => m[1]!);
@@ -38,7 +39,13 @@ describe('public API', () => {
   it('hover help on a method call in an editor shows its summary, description, method and path, and the portal link', () => {
     const file = here('./fixtures/sample-program.ts');
     const text = readFileSync(file, 'utf8');
-    const options = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, strict: true, paths: { '@hosting-api/client': [here('../dist/index.d.ts')] } };
+    const options = {
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      paths: { '@hosting-api/client': [here('../dist/index.d.ts')] },
+    };
     const service = ts.createLanguageService({
       getScriptFileNames: () => [file],
       getScriptVersion: () => '1',
@@ -56,7 +63,13 @@ describe('public API', () => {
     const info = service.getQuickInfoAtPosition(file, at);
     const doc = ts.displayPartsToString(info?.documentation);
     const tags = (info?.tags ?? []).map((t) => `@${t.name} ${ts.displayPartsToString(t.text)}`);
-    expect(doc).toBe("List a site's notes\n\nReturns the site's notes, paginated.\n\n`GET /sites/{site_id}/notes` (paginated)");
-    expect(tags).toEqual([expect.stringMatching(/^@see \{@link http:\/\/\S+\/#\/notes\/listsitenotes listSiteNotes in the API reference\}$/)]);
+    expect(doc).toBe(
+      "List a site's notes\n\nReturns the site's notes, paginated.\n\n`GET /sites/{site_id}/notes` (paginated)",
+    );
+    expect(tags).toEqual([
+      expect.stringMatching(
+        /^@see \{@link http:\/\/\S+\/#\/notes\/listsitenotes listSiteNotes in the API reference\}$/,
+      ),
+    ]);
   }, 120_000);
 });

@@ -3,11 +3,12 @@
 // must be a compile error, and each `expectTypeOf` must hold. The calls are never made: `calls`
 // only builds the promises' types. The one runtime test keeps vitest from reporting an empty file.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, type components, type ListSiteNotesResult, type Paged } from '../src/index';
+import { type components, createClient, type ListSiteNotesResult, type Paged } from '../src/index';
 
 type Schemas = components['schemas'];
 const client = createClient({ baseUrl: 'http://127.0.0.1:1/v1', accessToken: 't' });
 
+// biome-ignore lint/suspicious/noExportsInTest: exported only so that tsc does not report it unused
 export async function calls(siteId: number): Promise<void> {
   // Wrong field names.
   // @ts-expect-error `subjet` is not a field of a note
@@ -73,7 +74,9 @@ export async function calls(siteId: number): Promise<void> {
   }
   // @ts-expect-error sites.get is not paginated
   client.paginate(client.sites.get, siteId);
-  expectTypeOf<Paged<{ data: string[]; page: { nextPage: number | null } }>>().toEqualTypeOf<{ data: string[] } & { page: { nextPage: number | null } }>();
+  expectTypeOf<Paged<{ data: string[]; page: { nextPage: number | null } }>>().toEqualTypeOf<
+    { data: string[] } & { page: { nextPage: number | null } }
+  >();
 }
 
 describe('types', () => {

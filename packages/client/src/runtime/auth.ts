@@ -43,9 +43,12 @@ export function providedToken(provider: TokenProvider): TokenSource {
     }));
   return {
     get: () => inflight.refresh ?? ask('get'),
-    refresh: async (failed) => (latest !== undefined && latest !== failed && !inflight.refresh ? latest : ask('refresh')),
+    refresh: async (failed) =>
+      latest !== undefined && latest !== failed && !inflight.refresh ? latest : ask('refresh'),
     revoke: async () => {
-      throw new Error('revoke() needs clientId and clientSecret: tokens from an accessToken provider are revoked by their provider');
+      throw new Error(
+        'revoke() needs clientId and clientSecret: tokens from an accessToken provider are revoked by their provider',
+      );
     },
   };
 }
@@ -74,7 +77,13 @@ export class ClientCredentials implements TokenSource {
   #current: CachedToken | undefined;
   #inflight: Promise<CachedToken> | undefined;
 
-  constructor(options: { clientId: string; clientSecret: string; authUrl: string; post: FormPoster; now?: () => number }) {
+  constructor(options: {
+    clientId: string;
+    clientSecret: string;
+    authUrl: string;
+    post: FormPoster;
+    now?: () => number;
+  }) {
     this.clientId = options.clientId;
     this.#secret = options.clientSecret;
     this.#authUrl = options.authUrl.replace(/\/+$/, '');
@@ -101,7 +110,8 @@ export class ClientCredentials implements TokenSource {
 
   async refresh(failed: string): Promise<string> {
     // Another caller may already have replaced the rejected token.
-    if (this.#current && this.#current.value !== failed && this.#now() < this.#current.refreshAt) return this.#current.value;
+    if (this.#current && this.#current.value !== failed && this.#now() < this.#current.refreshAt)
+      return this.#current.value;
     this.#current = undefined;
     return (await this.#fetchToken()).value;
   }
@@ -122,17 +132,23 @@ export class ClientCredentials implements TokenSource {
   }
 
   async #request(): Promise<CachedToken> {
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: this.clientId, client_secret: this.#secret });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.clientId,
+      client_secret: this.#secret,
+    });
     const body = await this.#post(`${this.#authUrl}/auth/token`, form, 'createAccessToken');
     // The API wraps the token in its envelope; a plain OAuth answer is accepted too.
     const envelope = body as { data?: unknown } | null;
-    const payload = (envelope && typeof envelope === 'object' && 'data' in envelope ? envelope.data : body) as
-      | { access_token?: unknown; expires_in?: unknown }
-      | null;
+    const payload = (envelope && typeof envelope === 'object' && 'data' in envelope ? envelope.data : body) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    } | null;
     if (!payload || typeof payload.access_token !== 'string' || !payload.access_token) {
       throw new Error(`the token service at ${this.#authUrl}/auth/token answered without an access_token`);
     }
-    const lifetimeMs = (typeof payload.expires_in === 'number' && payload.expires_in > 0 ? payload.expires_in : 3599) * 1000;
+    const lifetimeMs =
+      (typeof payload.expires_in === 'number' && payload.expires_in > 0 ? payload.expires_in : 3599) * 1000;
     const issuedAt = this.#now();
     const token = {
       value: payload.access_token,

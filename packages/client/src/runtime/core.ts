@@ -1,11 +1,11 @@
 // The request pipeline of one client: URL, bearer token, timeout, retries, error mapping,
 // validation and logging.
 import type { TokenSource } from './auth';
-import { ConnectionError, HostingApiError, RequestAbortedError, TimeoutError, errorForStatus } from './errors';
+import { ConnectionError, errorForStatus, HostingApiError, RequestAbortedError, TimeoutError } from './errors';
 import type { CallOptions, CallResult, ClientContext, OperationMeta, OperationRequest } from './operation';
-import { DEFAULT_RETRY, isRetryableStatus, retryDelay, sleep, type RetryOptions } from './retry';
-import { describeTransportError, failedBeforeSending, send, type FetchLike } from './transport';
-import { loadDefaultSchemas, validateResponse, type OperationSchemas, type SchemaSource } from './validate';
+import { isRetryableStatus, type RetryOptions, retryDelay, sleep } from './retry';
+import { describeTransportError, type FetchLike, failedBeforeSending, send } from './transport';
+import { loadDefaultSchemas, type OperationSchemas, type SchemaSource, validateResponse } from './validate';
 
 type LogFn = (message: string, fields?: Record<string, unknown>) => void;
 /** Any object with some of `debug`, `info`, `warn`, `error` (`console` works). */
@@ -65,7 +65,15 @@ export class Core implements ClientContext {
     let headers: Record<string, string> | undefined;
     if (request.contentType !== undefined) headers = { 'content-type': request.contentType };
     if (options.headers !== undefined) headers = { ...headers, ...lowerCaseKeys(options.headers) };
-    const req = { method: meta.method, url, headers, body: request.body, auth: meta.auth, idempotent: meta.idempotent, operationId: meta.id };
+    const req = {
+      method: meta.method,
+      url,
+      headers,
+      body: request.body,
+      auth: meta.auth,
+      idempotent: meta.idempotent,
+      operationId: meta.id,
+    };
     const sent = this.send(req, options);
     if (!(options.validate ?? this.config.validate)) return sent;
     return sent.then(async (result) => {
@@ -88,13 +96,17 @@ export class Core implements ClientContext {
 
     // The caller's own Authorization header (per call or in the client's `headers`) wins: the
     // client then neither gets nor sends a token of its own.
-    const useToken = req.auth && !(req.headers && 'authorization' in req.headers) && !('authorization' in this.config.headers);
+    const useToken =
+      req.auth && !(req.headers && 'authorization' in req.headers) && !('authorization' in this.config.headers);
     for (let attempt = 0; ; attempt++) {
       if (options.signal?.aborted) throw aborted(req, options.signal);
       const headers: Record<string, string> = { accept: 'application/json', ...this.config.headers, ...req.headers };
       let token: string | undefined;
       if (useToken) {
-        if (!this.tokens) throw new Error('this client has no credentials: pass clientId and clientSecret, or accessToken, to createClient()');
+        if (!this.tokens)
+          throw new Error(
+            'this client has no credentials: pass clientId and clientSecret, or accessToken, to createClient()',
+          );
         // A token at hand (fixed, or cached and fresh) is used without a trip through the event loop.
         token = freshToken ?? this.tokens.current?.() ?? (await this.tokens.get());
         freshToken = undefined;
@@ -117,13 +129,24 @@ export class Core implements ClientContext {
         const elapsed = ms(started);
         if (error instanceof RequestAbortedError) throw error;
         const canRetry =
-          attempt < maxRetries && (req.idempotent || (!(error instanceof TimeoutError) && failedBeforeSending(error.cause)));
+          attempt < maxRetries &&
+          (req.idempotent || (!(error instanceof TimeoutError) && failedBeforeSending(error.cause)));
         if (!canRetry) {
-          log?.error?.(`✗ ${req.method} ${req.url} ${error.name}: ${error.message} (${elapsed} ms)`, { method: req.method, url: req.url, error: error.name, durationMs: elapsed });
+          log?.error?.(`✗ ${req.method} ${req.url} ${error.name}: ${error.message} (${elapsed} ms)`, {
+            method: req.method,
+            url: req.url,
+            error: error.name,
+            durationMs: elapsed,
+          });
           throw error;
         }
         const delay = retryDelay(attempt, undefined, this.config.retry);
-        log?.warn?.(`↻ ${req.method} ${req.url} ${error.name}; retry ${attempt + 1}/${maxRetries} in ${delay} ms`, { method: req.method, url: req.url, attempt: attempt + 1, delayMs: delay });
+        log?.warn?.(`↻ ${req.method} ${req.url} ${error.name}; retry ${attempt + 1}/${maxRetries} in ${delay} ms`, {
+          method: req.method,
+          url: req.url,
+          attempt: attempt + 1,
+          delayMs: delay,
+        });
         await this.#wait(delay, req, options.signal);
         continue;
       }
@@ -131,7 +154,12 @@ export class Core implements ClientContext {
       const { response, body } = outcome;
       if (log?.info) {
         const elapsed = ms(started);
-        log.info(`← ${req.method} ${req.url} ${response.status} (${elapsed} ms)`, { method: req.method, url: req.url, status: response.status, durationMs: elapsed });
+        log.info(`← ${req.method} ${req.url} ${response.status} (${elapsed} ms)`, {
+          method: req.method,
+          url: req.url,
+          status: response.status,
+          durationMs: elapsed,
+        });
       }
       if (response.ok) return { body, response };
 
@@ -141,20 +169,34 @@ export class Core implements ClientContext {
         const fresh = await this.tokens.refresh(token);
         if (fresh !== undefined) {
           freshToken = fresh;
-          log?.warn?.(`↻ ${req.method} ${req.url} 401; retrying once with a new token`, { method: req.method, url: req.url });
+          log?.warn?.(`↻ ${req.method} ${req.url} 401; retrying once with a new token`, {
+            method: req.method,
+            url: req.url,
+          });
           attempt--;
           continue;
         }
       }
 
-      const error = errorForStatus(response.status, body, { response, request: { method: req.method, url: req.url }, operationId: req.operationId });
+      const error = errorForStatus(response.status, body, {
+        response,
+        request: { method: req.method, url: req.url },
+        operationId: req.operationId,
+      });
       if (attempt < maxRetries && req.idempotent && isRetryableStatus(response.status)) {
         const delay = retryDelay(attempt, response.headers, this.config.retry);
-        log?.warn?.(`↻ ${req.method} ${req.url} ${response.status}; retry ${attempt + 1}/${maxRetries} in ${delay} ms`, { method: req.method, url: req.url, status: response.status, attempt: attempt + 1, delayMs: delay });
+        log?.warn?.(
+          `↻ ${req.method} ${req.url} ${response.status}; retry ${attempt + 1}/${maxRetries} in ${delay} ms`,
+          { method: req.method, url: req.url, status: response.status, attempt: attempt + 1, delayMs: delay },
+        );
         await this.#wait(delay, req, options.signal);
         continue;
       }
-      log?.error?.(`✗ ${req.method} ${req.url} ${response.status} ${error.message}`, { method: req.method, url: req.url, status: response.status });
+      log?.error?.(`✗ ${req.method} ${req.url} ${response.status} ${error.message}`, {
+        method: req.method,
+        url: req.url,
+        status: response.status,
+      });
       throw error;
     }
   }
@@ -174,12 +216,19 @@ export class Core implements ClientContext {
         timedOut = true;
         controller.abort(new Error(`timed out after ${timeout} ms`));
       }, timeout);
-      if (signal) signal.addEventListener('abort', (onAbort = () => controller.abort(signal.reason)), { once: true });
+      if (signal) {
+        onAbort = () => controller.abort(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
     }
     try {
-      const response = await send({ method: req.method, url: req.url, headers, body: req.body, signal: requestSignal }, this.config.fetch, this.config.customFetch);
+      const response = await send(
+        { method: req.method, url: req.url, headers, body: req.body, signal: requestSignal },
+        this.config.fetch,
+        this.config.customFetch,
+      );
       const text = await response.text();
-      let body: unknown = undefined;
+      let body: unknown;
       if (text) {
         try {
           body = JSON.parse(text);
@@ -190,9 +239,18 @@ export class Core implements ClientContext {
       return { response, body };
     } catch (err) {
       const request = { method: req.method, url: req.url };
-      if (timedOut) return new TimeoutError(`${req.method} ${req.url} timed out after ${timeout} ms`, { request, operationId: req.operationId, cause: err });
+      if (timedOut)
+        return new TimeoutError(`${req.method} ${req.url} timed out after ${timeout} ms`, {
+          request,
+          operationId: req.operationId,
+          cause: err,
+        });
       if (signal?.aborted) return aborted(req, signal);
-      return new ConnectionError(`${req.method} ${req.url} failed: ${describeTransportError(err)}`, { request, operationId: req.operationId, cause: err });
+      return new ConnectionError(`${req.method} ${req.url} failed: ${describeTransportError(err)}`, {
+        request,
+        operationId: req.operationId,
+        cause: err,
+      });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) signal!.removeEventListener('abort', onAbort);

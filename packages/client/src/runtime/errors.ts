@@ -40,7 +40,8 @@ export class HostingApiError extends Error {
   constructor(message: string, options: HostingApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const kinds: string[] = [];
-    for (let c = new.target as unknown as { kind?: string } | null; c && c.kind; c = Object.getPrototypeOf(c)) kinds.push(c.kind);
+    for (let c = new.target as unknown as { kind?: string } | null; c?.kind; c = Object.getPrototypeOf(c))
+      kinds.push(c.kind);
     Object.defineProperty(this, KINDS, { value: kinds });
     this.name = kinds[0] ?? 'HostingApiError';
     this.status = options.status;
@@ -52,8 +53,10 @@ export class HostingApiError extends Error {
     this.body = options.body;
   }
 
+  // `this` is the class `instanceof` asks about (a subclass has its own `kind`).
   static override [Symbol.hasInstance](value: unknown): boolean {
     const kinds = (value as { [KINDS]?: unknown } | null)?.[KINDS];
+    // biome-ignore lint/complexity/noThisInStatic: the subclass is meant, not HostingApiError
     return Array.isArray(kinds) && kinds.includes(this.kind);
   }
 }

@@ -53,7 +53,8 @@ export type OperationEntry = Omit<OperationMeta, 'id' | 'pathParams'>;
 /** The whole meta of every operation of a generated table. */
 export function expandTable<K extends string>(table: Record<K, OperationEntry>): Record<K, OperationMeta> {
   const out = {} as Record<K, OperationMeta>;
-  for (const id in table) out[id] = { id, pathParams: [...table[id].path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!), ...table[id] };
+  for (const id in table)
+    out[id] = { id, pathParams: [...table[id].path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!), ...table[id] };
   return out;
 }
 
@@ -76,7 +77,9 @@ export type WithResponse<E> = E & { response: Response };
  * overloads, so that an editor shows the method's own JSDoc (from the spec) on hover.
  */
 export interface Operation<A extends unknown[], R, E> {
-  <Raw extends boolean = false>(...args: [...args: A, options?: CallOptions & { raw?: Raw }]): Promise<Raw extends true ? WithResponse<E> : R>;
+  <Raw extends boolean = false>(
+    ...args: [...args: A, options?: CallOptions & { raw?: Raw }]
+  ): Promise<Raw extends true ? WithResponse<E> : R>;
   readonly meta: OperationMeta;
 }
 
@@ -98,7 +101,8 @@ export interface ClientContext {
   call(meta: OperationMeta, request: OperationRequest, options: CallOptions): Promise<CallResult>;
 }
 
-const isEnvelope = (body: unknown): body is { data: unknown; page?: unknown } => !!body && typeof body === 'object' && 'data' in body;
+const isEnvelope = (body: unknown): body is { data: unknown; page?: unknown } =>
+  !!body && typeof body === 'object' && 'data' in body;
 
 function encode(params: Record<string, unknown>): string {
   const search = new URLSearchParams();
@@ -121,9 +125,16 @@ export function operation<A extends unknown[], R, E>(ctx: ClientContext, meta: O
     for (let i = 0; i < n; i++) {
       const value = args[i];
       const name = meta.pathParams[i]!;
-      if (value === undefined || value === null || value === '') return Promise.reject(new TypeError(`${usage}: path parameter ${name} is missing`));
-      if (integers.includes(name) ? !Number.isSafeInteger(value) : typeof value !== 'string' && typeof value !== 'number') {
-        return Promise.reject(new TypeError(`${usage}: path parameter ${name} must be ${integers.includes(name) ? 'an integer' : 'a string'} (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`));
+      if (value === undefined || value === null || value === '')
+        return Promise.reject(new TypeError(`${usage}: path parameter ${name} is missing`));
+      if (
+        integers.includes(name) ? !Number.isSafeInteger(value) : typeof value !== 'string' && typeof value !== 'number'
+      ) {
+        return Promise.reject(
+          new TypeError(
+            `${usage}: path parameter ${name} must be ${integers.includes(name) ? 'an integer' : 'a string'} (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`,
+          ),
+        );
       }
       path += encodeURIComponent(String(value)) + literals[i + 1]!;
     }
@@ -167,7 +178,10 @@ export function createOperations<T>(ctx: ClientContext, table: Record<string, Op
     const meta = table[id]!;
     const segments = meta.name.split('.');
     let node = root;
-    for (const segment of segments.slice(0, -1)) node = (node[segment] ??= {}) as Record<string, unknown>;
+    for (const segment of segments.slice(0, -1)) {
+      node[segment] ??= {};
+      node = node[segment] as Record<string, unknown>;
+    }
     node[segments.at(-1)!] = operation(ctx, meta);
   }
   return root as T;

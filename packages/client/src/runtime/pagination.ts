@@ -17,7 +17,10 @@ export type PaginatedOperation<A extends unknown[], I> = Operation<A, { data: I[
  * Iterates over the items of every page: `for await (const note of paginate(client.sites.notes.list, siteId))`.
  * Arguments are the method's own (path parameters, input), then `PaginateOptions`.
  */
-export async function* paginate<A extends unknown[], I>(method: PaginatedOperation<A, I>, ...args: [...A, PaginateOptions?]): AsyncGenerator<I, void, undefined> {
+export async function* paginate<A extends unknown[], I>(
+  method: PaginatedOperation<A, I>,
+  ...args: [...A, PaginateOptions?]
+): AsyncGenerator<I, void, undefined> {
   const meta = method.meta;
   if (!meta?.paginated) throw new TypeError(`${meta?.id ?? 'this method'} is not a paginated operation`);
   const n = meta.pathParams.length;

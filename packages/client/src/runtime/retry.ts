@@ -9,7 +9,11 @@ export interface RetryOptions {
   maxRetryAfterMs?: number;
 }
 
-export const DEFAULT_RETRY = { initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 } satisfies Required<RetryOptions>;
+export const DEFAULT_RETRY = {
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+} satisfies Required<RetryOptions>;
 
 /** Statuses worth another try: timeout, rate limit, server errors. */
 export const isRetryableStatus = (status: number): boolean => status === 408 || status === 429 || status >= 500;
@@ -24,7 +28,12 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 /** Delay before retry number `attempt` (0-based): the server's `Retry-After` if it gave one, else backoff with jitter. */
-export function retryDelay(attempt: number, headers: Headers | undefined, options: Required<RetryOptions>, random = Math.random): number {
+export function retryDelay(
+  attempt: number,
+  headers: Headers | undefined,
+  options: Required<RetryOptions>,
+  random = Math.random,
+): number {
   const asked = parseRetryAfter(headers?.get('retry-after'));
   if (asked !== undefined) return Math.min(asked, options.maxRetryAfterMs);
   const backoff = Math.min(options.initialDelayMs * 2 ** attempt, options.maxDelayMs);

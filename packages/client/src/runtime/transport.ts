@@ -47,7 +47,14 @@ async function sendWithBodyOnGet(req: TransportRequest): Promise<Response> {
   });
 }
 
-const CONNECT_PHASE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_PHASE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** True when a transport error happened before the request could reach the server (safe to retry any call). */
 export function failedBeforeSending(err: unknown): boolean {

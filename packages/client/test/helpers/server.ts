@@ -29,20 +29,34 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
-export const ok = (data: unknown, extra: Record<string, unknown> = {}) => ({ message: 'Success', data, errors: null, ...extra });
+export const ok = (data: unknown, extra: Record<string, unknown> = {}) => ({
+  message: 'Success',
+  data,
+  errors: null,
+  ...extra,
+});
 export const fail = (message: string, errors: string[] | null = null) => ({ message, data: null, errors });
 
 export async function startServer(): Promise<TestServer> {
   let issued = 0;
   const defaultToken: Handler = (_req, res) => {
     issued++;
-    json(res, 200, ok({ access_token: `token-${issued}`, token_type: 'Bearer', expires_in: 3599, scope: 'authorized' }));
+    json(
+      res,
+      200,
+      ok({ access_token: `token-${issued}`, token_type: 'Bearer', expires_in: 3599, scope: 'authorized' }),
+    );
   };
   let tokenHandler: Handler = defaultToken;
   let apiHandler: Handler = (_req, res) => json(res, 200, ok(null));
@@ -53,9 +67,20 @@ export async function startServer(): Promise<TestServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const rec: Recorded = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const rec: Recorded = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       requests.push(rec);
-      const handler = rec.path === '/auth/token' ? tokenHandler : rec.path.startsWith('/auth/') ? (_: Recorded, r: http.ServerResponse) => json(r, 200, ok(null)) : apiHandler;
+      const handler =
+        rec.path === '/auth/token'
+          ? tokenHandler
+          : rec.path.startsWith('/auth/')
+            ? (_: Recorded, r: http.ServerResponse) => json(r, 200, ok(null))
+            : apiHandler;
       Promise.resolve(handler(rec, res)).catch((err: unknown) => {
         if (!res.headersSent) json(res, 599, fail(String(err)));
       });
