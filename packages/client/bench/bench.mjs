@@ -15,21 +15,16 @@
 import http from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { benchOptions } from './options.mjs';
 
-const args = process.argv.slice(2);
-if (args.includes('--help')) {
-  console.log(
-    'Usage: node bench/bench.mjs [--calls N] [--rounds N] [--dist <index.js>]   (default 3000 calls per round, 5 rounds, ../dist/index.js; build first)',
-  );
-  process.exit(0);
-}
-const dist = args.includes('--dist')
-  ? pathToFileURL(resolve(args[args.indexOf('--dist') + 1] ?? '')).href
-  : new URL('../dist/index.js', import.meta.url).href;
+const opts = benchOptions(
+  'Usage: node bench/bench.mjs [--calls N] [--rounds N] [--dist <index.js>]   (default 3000 calls per round, 5 rounds, ../dist/index.js; build first)',
+  { calls: { type: 'string' }, rounds: { type: 'string' }, dist: { type: 'string' } },
+  { calls: 3000, rounds: 5 },
+);
+const dist = opts.dist ? pathToFileURL(resolve(opts.dist)).href : new URL('../dist/index.js', import.meta.url).href;
 const { createClient } = await import(dist);
-const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
-const calls = option('--calls', 3000);
-const rounds = option('--rounds', 5);
+const { calls, rounds } = opts;
 const TIMEOUT = 60_000;
 
 const body = JSON.stringify({ message: 'Success', data: { id: 123456, name: 'shop', state: 'running' }, errors: null });
@@ -62,9 +57,7 @@ const rawTimeout = async () => {
     clearTimeout(timer);
   }
 };
-const untimed = args.includes('--dist')
-  ? undefined
-  : createClient({ baseUrl: base, accessToken: 'bench-token', timeout: Infinity });
+const untimed = opts.dist ? undefined : createClient({ baseUrl: base, accessToken: 'bench-token', timeout: Infinity });
 const sides = {
   raw,
   'raw+timeout': rawTimeout,
@@ -72,7 +65,7 @@ const sides = {
   'client-no-timeout': () => untimed.sites.get(123456),
 };
 // Builds before the timeout could be turned off took Infinity for 1 ms.
-if (args.includes('--dist')) delete sides['client-no-timeout'];
+if (opts.dist) delete sides['client-no-timeout'];
 const names = Object.keys(sides);
 
 // Calls alternate between the sides one by one, so load from other processes hits all alike, and

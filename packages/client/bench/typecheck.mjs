@@ -11,19 +11,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchOptions } from './options.mjs';
 
-const args = process.argv.slice(2);
-if (args.includes('--help')) {
-  console.log(
-    'Usage: node bench/typecheck.mjs [--runs N] [--dts <index.d.ts>] [--skip-lib-check]   (default 5 runs against dist/index.d.ts; build first)',
-  );
-  process.exit(0);
-}
-const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
+const opts = benchOptions(
+  'Usage: node bench/typecheck.mjs [--runs N] [--dts <index.d.ts>] [--skip-lib-check]   (default 5 runs against dist/index.d.ts; build first)',
+  { runs: { type: 'string' }, dts: { type: 'string' }, 'skip-lib-check': { type: 'boolean' } },
+  { runs: 5 },
+);
+const { runs } = opts;
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const dts = args.includes('--dts')
-  ? resolve(args[args.indexOf('--dts') + 1] ?? '')
-  : fileURLToPath(new URL('../dist/index.d.ts', import.meta.url));
+const dts = opts.dts ? resolve(opts.dts) : fileURLToPath(new URL('../dist/index.d.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'client-typecheck-bench-'));
 const project = join(dir, 'tsconfig.json');
 const compilerOptions = {
@@ -33,7 +30,7 @@ const compilerOptions = {
   moduleResolution: 'Bundler',
   strict: true,
   noEmit: true,
-  skipLibCheck: process.argv.includes('--skip-lib-check'),
+  skipLibCheck: opts['skip-lib-check'] ?? false,
   types: [],
   paths: { '@hosting-api/client': [dts] },
 };
