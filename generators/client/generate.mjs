@@ -3,60 +3,51 @@
 // how to send each operation) and types only — Input/Envelope/Result per operation over
 // openapi-typescript's `operations` (spec/dist/openapi.d.ts) and the `HostingApiOperations` interface
 // grouped by `x-client-method`, with JSDoc from the spec. Usage: generate.mjs [--spec <openapi.json>]
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadModel } from '@hosting-api/openapi/model';
 import config from './client.config.mjs';
 
-const [VERBS, IDENT] = [['get', 'put', 'post', 'delete', 'patch', 'head', 'options'], /^[A-Za-z_$][\w$]*$/];
+const IDENT = /^[A-Za-z_$][\w$]*$/;
 const str = JSON.stringify;
 const pascal = (s) => s.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_, __, c) => c.toUpperCase());
 const camel = (s) => s.replace(/[-_]+([A-Za-z0-9])/g, (_, c) => c.toUpperCase());
 // The portal's anchor of an operation (Redocly build-docs): `#/<tag slug>/<operationid>`, lower case.
 export const tagSlug = (tag) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-// The bundle holds local refs only (`#/components/...`).
-const deref = (spec, node) => (typeof node?.$ref === 'string' ? deref(spec, node.$ref.slice(2).split('/').reduce((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec)) : node);
-
-/** The operations of a spec as the client needs them; throws with every problem to fix in the spec. */
-export function buildModel(spec, cfg = config) {
-  const ref = (node) => deref(spec, node);
+/** The operations of a spec (a bundled document) as the client needs them, read through the spec model
+ * (@hosting-api/openapi/model); throws with every problem to fix in the spec. */
+export async function buildModel(spec, cfg = config) {
   const [operations, problems, byName] = [[], [], new Map()];
-  for (const [path, rawItem] of Object.entries(spec.paths ?? {})) {
-    const item = ref(rawItem);
-    for (const verb of VERBS.filter((v) => item[v])) {
-      const op = item[verb];
-      const where = `${verb.toUpperCase()} ${path}`;
-      const name = op['x-client-method'];
-      const segments = typeof name === 'string' ? name.split('.') : [];
-      if (!op.operationId) problems.push(`${where}: no operationId`);
-      const badName = segments.length < 2 || !segments.every((s) => IDENT.test(s));
-      if (badName && problems.push(`${where}: x-client-method must be a dotted name like \`sites.notes.list\` (got ${str(name)})`)) continue;
-      if (byName.has(name)) problems.push(`${where}: x-client-method \`${name}\` is already used by ${byName.get(name)}`);
-      if (cfg.reserved.includes(segments[0])) problems.push(`${where}: x-client-method may not start with \`${segments[0]}\` (reserved)`);
-      byName.set(name, where);
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(ref);
-      const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => params.find((p) => p.in === 'path' && p.name === m[1]) ?? m[1]);
-      for (const p of pathParams.filter((p) => typeof p === 'string')) problems.push(`${where}: path parameter {${p}} is not declared`);
-      const query = params.filter((p) => p.in === 'query');
-      const rb = ref(op.requestBody);
-      const [contentType, media] = Object.entries(rb?.content ?? {})[0] ?? [];
-      const schema = ref(media?.schema) ?? {};
-      if (contentType && query.length && schema.type !== 'object' && !schema.properties) problems.push(`${where}: a non-object body cannot be merged with query parameters into one input`);
-      if (query.some((q) => q.name in (schema.properties ?? {}))) problems.push(`${where}: query parameter and body property share a name; the merged input would be ambiguous`);
-      const success = Object.keys(op.responses ?? {}).find((s) => /^2\d\d$/.test(s));
-      if (!success) problems.push(`${where}: no 2xx response`);
-      const json = ref(op.responses?.[success])?.content?.['application/json'];
-      operations.push({
-        id: op.operationId, name, segments, verb, path, tag: op.tags?.[0] ?? '', summary: op.summary ?? '', description: op.description ?? '',
-        pathParams: pathParams.filter((p) => typeof p !== 'string'),
-        query: query.map((p) => ({ name: p.name, required: p.required === true, boolean: ref(p.schema)?.type === 'boolean' })),
-        body: contentType ? { contentType, required: rb.required === true, hasRequiredKeys: (schema.required ?? []).length > 0 } : null,
-        success: Number(success ?? 200), hasJson: !!json, paginated: !!ref(json?.schema)?.properties?.page,
-        base: (op.servers ?? item.servers)?.length ? 'auth' : 'api', auth: (op.security ?? spec.security ?? []).length > 0,
-        idempotent: typeof op['x-idempotent'] === 'boolean' ? op['x-idempotent'] : cfg.idempotentVerbs.includes(verb) || (verb === 'put' && !/^toggle/.test(op.operationId ?? '') && !name.endsWith('.toggle')),
-      });
-    }
+  for (const { operationId, method: verb, path, parameters: params, operation: op, ...m } of (await loadModel(spec)).operations) {
+    const where = `${verb.toUpperCase()} ${path}`;
+    const name = m.clientMethod;
+    const segments = typeof name === 'string' ? name.split('.') : [];
+    if (!operationId) problems.push(`${where}: no operationId`);
+    const badName = segments.length < 2 || !segments.every((s) => IDENT.test(s));
+    if (badName && problems.push(`${where}: x-client-method must be a dotted name like \`sites.notes.list\` (got ${str(name)})`)) continue;
+    if (byName.has(name)) problems.push(`${where}: x-client-method \`${name}\` is already used by ${byName.get(name)}`);
+    if (cfg.reserved.includes(segments[0])) problems.push(`${where}: x-client-method may not start with \`${segments[0]}\` (reserved)`);
+    byName.set(name, where);
+    const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((x) => params.find((p) => p.in === 'path' && p.name === x[1]) ?? x[1]);
+    for (const p of pathParams.filter((p) => typeof p === 'string')) problems.push(`${where}: path parameter {${p}} is not declared`);
+    const query = params.filter((p) => p.in === 'query');
+    const [contentType, media] = Object.entries(m.requestBody?.content ?? {})[0] ?? [];
+    const schema = media?.schema ?? {};
+    if (contentType && query.length && schema.type !== 'object' && !schema.properties) problems.push(`${where}: a non-object body cannot be merged with query parameters into one input`);
+    if (query.some((q) => q.name in (schema.properties ?? {}))) problems.push(`${where}: query parameter and body property share a name; the merged input would be ambiguous`);
+    if (m.successStatus === undefined) problems.push(`${where}: no 2xx response`);
+    const json = m.responses[m.successStatus]?.content?.['application/json'];
+    operations.push({
+      id: operationId, name, segments, verb, path, tag: m.tags[0] ?? '', summary: m.summary, description: op.description ?? '',
+      pathParams: pathParams.filter((p) => typeof p !== 'string'),
+      query: query.map((p) => ({ name: p.name, required: p.required === true, boolean: p.schema?.type === 'boolean' })),
+      body: contentType ? { contentType, required: m.requestBodyRequired, hasRequiredKeys: (schema.required ?? []).length > 0 } : null,
+      success: m.successStatus ?? 200, hasJson: !!json, paginated: !!json?.schema?.properties?.page,
+      base: m.outsideV1 ? 'auth' : 'api', auth: m.requiresToken,
+      idempotent: typeof op['x-idempotent'] === 'boolean' ? op['x-idempotent'] : cfg.idempotentVerbs.includes(verb) || (verb === 'put' && !/^toggle/.test(operationId ?? '') && !name.endsWith('.toggle')),
+    });
   }
   for (const o of operations)
     for (let i = 1; i < o.segments.length; i++)
@@ -139,7 +130,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [specPath, out] = [resolve(flag ? value ?? '' : join(root, config.spec)), join(root, config.out)];
   try {
     if (!existsSync(specPath)) throw new Error(`${relative(process.cwd(), specPath)} not found. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle`);
-    const operations = buildModel(JSON.parse(readFileSync(specPath, 'utf8')));
+    const operations = await buildModel(specPath);
     rmSync(dirname(out), { recursive: true, force: true }); // no stale generated files
     mkdirSync(dirname(out));
     writeFileSync(out, renderClient(operations));

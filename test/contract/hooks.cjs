@@ -19,7 +19,6 @@ const BASE_URL = new URL(env.CONTRACT_BASE_URL);
 const AUTH_URL = new URL(env.CONTRACT_AUTH_URL);
 const ALLOW_WRITES = env.CONTRACT_ALLOW_WRITES === '1';
 const ONLY = (env.CONTRACT_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const spec = JSON.parse(readFileSync(env.CONTRACT_SPEC_JSON, 'utf8'));
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
@@ -28,26 +27,42 @@ const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TAR
  */
 const SKIPS = {};
 
-const TOKEN_OPERATIONS = new Set(['createAccessToken', 'revokeAccessToken']);
 // Operations that only read, although some are POSTs (searches, validation, metric queries).
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
-// ---- the spec (contract/spec-check.cjs) -------------------------------------------------------
-const { operations, deref, firstExample, checkResponse, header } = createChecker(spec);
+// ---- the spec: its model (@hosting-api/openapi/model) and the checks of contract/spec-check.cjs --
+// Loaded before the first transaction (beforeAll); the token operations (served at the auth URL,
+// outside /v1) and their paths come from the model, not from a list kept here.
+let operations;
+let firstExample;
+let checkResponse;
+let header;
+let TOKEN_OPERATIONS;
+let tokenOp; // createAccessToken: the token operation that takes client credentials
+let revokeOp; // revokeAccessToken: the one that takes a token
+let credentials;
+async function loadSpec() {
+  const { loadModel } = await import('@hosting-api/openapi/model');
+  const model = await loadModel(env.CONTRACT_SPEC_JSON);
+  ({ operations, firstExample, checkResponse, header } = createChecker(model));
+  TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
+  tokenOp = model.operation('createAccessToken');
+  revokeOp = model.operation('revokeAccessToken');
+  const tokenExample = firstExample(tokenOp.requestBody.content['application/x-www-form-urlencoded']);
+  credentials = {
+    client_id: env.CONTRACT_CLIENT_ID || tokenExample.client_id,
+    client_secret: env.CONTRACT_CLIENT_SECRET || tokenExample.client_secret,
+  };
+}
 
 // ---- tokens ---------------------------------------------------------------------------------
-const tokenExample = firstExample(
-  deref(spec.paths['/auth/token'].post.requestBody).content['application/x-www-form-urlencoded'],
-);
-const credentials = {
-  client_id: env.CONTRACT_CLIENT_ID || tokenExample.client_id,
-  client_secret: env.CONTRACT_CLIENT_SECRET || tokenExample.client_secret,
-};
 let token;
 let tokenError;
 
+const authUrl = (o) => new URL(o.path.replace(/^\//, ''), withSlash(AUTH_URL));
+
 async function obtainToken(client = credentials) {
-  const url = new URL('auth/token', withSlash(AUTH_URL));
+  const url = authUrl(tokenOp);
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
@@ -65,14 +80,14 @@ async function obtainToken(client = credentials) {
     throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
   }
   // Every token response the gate gets is checked against the spec, not only the one transaction.
-  const problems = checkResponse(operations.get('POST /auth/token'), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
+  const problems = checkResponse(operations.get(`POST ${tokenOp.path}`), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
   if (problems.length) throw new Error(`the token response of POST ${url} does not match the spec: ${problems.join('; ')}`);
   return value;
 }
 
-/** Revokes a token at the target's POST /auth/revoke (with the run's client credentials). */
+/** Revokes a token at the target's revokeAccessToken (POST /auth/revoke), with the run's client credentials. */
 async function revokeToken(value) {
-  const url = new URL('auth/revoke', withSlash(AUTH_URL));
+  const url = authUrl(revokeOp);
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
@@ -94,7 +109,11 @@ let revokedError;
 const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0';
 
 hooks.beforeAll((transactions, done) => {
-  obtainToken().then(
+  loadSpec().then(() => obtainToken(), (error) => {
+    // Without the spec no transaction can be built or checked: stop the run with the reason.
+    console.error(`contract: cannot load the spec model of ${env.CONTRACT_SPEC_JSON}: ${error.message}`);
+    process.exit(1);
+  }).then(
     async (value) => {
       token = value;
       if (PROBES && transactions.some((t) => String(t.expected.statusCode) === '401')) {
@@ -170,7 +189,7 @@ function buildUri(info, status, transactionUri, override) {
 }
 
 function buildBody(info, status, override) {
-  const requestBody = info.op.requestBody ? deref(info.op.requestBody) : undefined;
+  const requestBody = info.op.requestBody;
   if (!requestBody) return undefined;
   const [mediaType, media] = Object.entries(requestBody.content)[0];
   let value = override?.body ?? data.bodies?.[info.op.operationId] ?? firstExample(media);
@@ -326,7 +345,7 @@ hooks.beforeEachValidation((transaction) => {
   const c = transaction.contract;
   const info = c?.operationId && lookup(transaction);
   if (MODE === 'live' && info && expected && actual && !c.mediaOverride && String(transaction.real?.statusCode) === c.status) {
-    const types = Object.keys(deref(info.op.responses[c.status])?.content ?? {});
+    const types = Object.keys(info.op.responses[c.status]?.content ?? {});
     const base = actual.split(';')[0].trim().toLowerCase();
     if (types.length > 1 && base !== expected.toLowerCase() && types.includes(base)) {
       c.otherMedia = base;

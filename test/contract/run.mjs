@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadModel, METHODS } from '@hosting-api/openapi/model';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,7 +35,6 @@ malformed, another scheme, revoked); CONTRACT_AUTH_PROBES=0 turns that off.
 Other variables: CONTRACT_TARGET_DATA (JSON file with ids and requests that fit the target),
 HOSTING_API_SPEC (spec file instead of the bundle), CONTRACT_DREDD_LOGLEVEL (default "error").`;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const LIVE_VARS = {
   CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
   CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (e.g. https://auth.example.com)',
@@ -86,6 +86,13 @@ function specFile(ext) {
 const specJson = specFile('json');
 const specForDredd = specFile('yaml');
 for (const f of [specJson, specForDredd]) if (!existsSync(f)) usage(`spec file not found: ${f}`);
+// The spec model (@hosting-api/openapi/model): operations, responses, the token operation's path.
+let model;
+try {
+  model = await loadModel(specJson);
+} catch (error) {
+  usage(error.message);
+}
 if (target === 'sandbox') {
   process.env.CONTRACT_TARGET_DATA ??= join(here, 'sandbox-target.json');
   process.env.CONTRACT_ALLOW_WRITES = '1';
@@ -142,7 +149,8 @@ for (const [name, value] of [['base URL', baseUrl], ['auth URL', authUrl]]) {
 
 // A live target that gives no token would fail every transaction: say so once instead.
 if (mode === 'live') {
-  const tokenUrl = new URL('auth/token', authUrl.endsWith('/') ? authUrl : `${authUrl}/`);
+  const tokenPath = model.operation('createAccessToken').path.replace(/^\//, '');
+  const tokenUrl = new URL(tokenPath, authUrl.endsWith('/') ? authUrl : `${authUrl}/`);
   let problem;
   try {
     const res = await fetch(tokenUrl, {
@@ -181,11 +189,12 @@ if (mode === 'live') {
 const onlyIds = only.split(',').map((s) => s.trim()).filter(Boolean);
 let dreddInput = specForDredd;
 if (onlyIds.length) {
-  const full = JSON.parse(readFileSync(specJson, 'utf8'));
+  const full = model.document;
+  const selected = model.operations.filter((o) => onlyIds.some((id) => id.split(' ')[0] === o.operationId));
   const paths = {};
   for (const [path, item] of Object.entries(full.paths)) {
     const kept = Object.fromEntries(
-      Object.entries(item).filter(([method, op]) => !METHODS.includes(method) || onlyIds.some((id) => id.split(' ')[0] === op.operationId)),
+      Object.entries(item).filter(([method]) => !METHODS.includes(method) || selected.some((o) => o.path === path && o.method === method)),
     );
     if (METHODS.some((m) => kept[m])) paths[path] = kept;
   }
@@ -223,14 +232,7 @@ await mock?.stop();
 await sandbox?.stop();
 
 // ---- what was tested ------------------------------------------------------------------------
-const spec = JSON.parse(readFileSync(specJson, 'utf8'));
-const documented = [];
-for (const item of Object.values(spec.paths)) {
-  for (const method of METHODS) {
-    const op = item[method];
-    if (op) for (const status of Object.keys(op.responses)) documented.push(`${op.operationId} ${status}`);
-  }
-}
+const documented = model.operations.flatMap((o) => Object.keys(o.responses).map((status) => `${o.operationId} ${status}`));
 const operationIds = new Set(documented.map((k) => k.split(' ')[0]));
 const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')).results : [];
 rmSync(work, { recursive: true, force: true });

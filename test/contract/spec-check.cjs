@@ -5,42 +5,27 @@
 const { default: Ajv2020 } = require('ajv/dist/2020');
 const { default: addFormats } = require('ajv-formats');
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-
-function createChecker(spec) {
+/** The checker over the spec model (`await loadModel()` of @hosting-api/openapi/model). */
+function createChecker(model) {
+  const spec = model.document;
   // ---- the spec, indexed by method + path template --------------------------------------------
   const operations = new Map();
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
-      operations.set(`${method.toUpperCase()} ${path}`, {
-        path,
-        method: method.toUpperCase(),
-        op,
-        params,
-        security: op.security ?? spec.security ?? [],
-      });
-    }
+  for (const o of model.operations) {
+    operations.set(`${o.method.toUpperCase()} ${o.path}`, {
+      path: o.path,
+      method: o.method.toUpperCase(),
+      op: o.operation,
+      params: o.parameters,
+      security: o.security,
+      model: o,
+    });
   }
 
-  function deref(node) {
-    let current = node;
-    while (current && current.$ref) {
-      current = current.$ref
-        .slice(2)
-        .split('/')
-        .reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
-    }
-    return current;
-  }
-
+  /** The first example of a (dereferenced) media type object. */
   function firstExample(media) {
     if (!media) return undefined;
     if (media.example !== undefined) return media.example;
-    const first = Object.values(media.examples ?? {})[0];
-    return first ? deref(first).value : undefined;
+    return Object.values(media.examples ?? {})[0]?.value;
   }
 
   // ---- JSON Schema 2020-12 validation of response bodies --------------------------------------
@@ -67,7 +52,7 @@ function createChecker(spec) {
     }
     // Validate against the schema of the status the server actually answered, if documented.
     const status = documented.includes(actual) ? actual : expectedStatus;
-    const response = deref(info.op.responses[status]);
+    const response = info.op.responses[status];
     const content = response.content ?? {};
     const body = real.body ?? '';
     const type = header(real.headers, 'content-type') ?? '';
@@ -90,7 +75,8 @@ function createChecker(spec) {
       return problems;
     }
     const pointer = ['', 'paths', escape(info.path), info.method.toLowerCase(), 'responses', status, 'content', escape(mediaType), 'schema'].join('/');
-    const responseRef = info.op.responses[status].$ref;
+    // A shared response is validated where it lives in the bundle (its schema's `$ref`s resolve there).
+    const responseRef = info.model.bundled.responses[status].$ref;
     const validate = responseValidator(
       responseRef ? `${responseRef.slice(1)}/content/${escape(mediaType)}/schema` : pointer,
     );
@@ -138,7 +124,7 @@ function createChecker(spec) {
     return { documented: true, errors, payload };
   }
 
-  return { operations, deref, firstExample, checkResponse, header, findOperation, checkWebhook };
+  return { operations, firstExample, checkResponse, header, findOperation, checkWebhook };
 }
 
-module.exports = { createChecker, METHODS };
+module.exports = { createChecker };

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
 
 const require = createRequire(import.meta.url);
@@ -43,7 +44,6 @@ const LIVE_VARS = {
 };
 // Same rule as the Dredd hooks: these operations only read, although some are POSTs.
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
-const TOKEN_OPERATIONS = new Set(['createAccessToken', 'revokeAccessToken']);
 const CONTROL_OPERATIONS = new Set(['advanceSandboxClock', 'resetSandbox', 'waitForWebhook']);
 /**
  * Workflows that follow the API documentation where this sandbox build does not yet; skipped
@@ -81,6 +81,28 @@ if (values.sandbox && values.live) usage('say one target: --sandbox (the default
 const target = values.live ? 'live' : 'sandbox';
 const started = Date.now();
 
+// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs ---------
+const specFile = (() => {
+  if (process.env.HOSTING_API_SPEC) return resolve(process.env.HOSTING_API_SPEC);
+  try {
+    return require.resolve('@hosting-api/openapi/openapi.json');
+  } catch {
+    return usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
+  }
+})();
+if (!existsSync(specFile)) usage(`spec file not found: ${specFile}`);
+let model;
+try {
+  model = await loadModel(specFile);
+} catch (error) {
+  usage(error.message);
+}
+// The token operations (served at the auth URL, outside /v1) and their paths, from the spec.
+const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
+const tokenOp = model.operation('createAccessToken');
+const { createChecker } = require('./spec-check.cjs');
+const checker = createChecker(model);
+
 // ---- the workflows -------------------------------------------------------------------------
 const dir = resolve(process.env.CONTRACT_WORKFLOWS_DIR ?? join(here, '..', '..', 'spec', 'workflows'));
 if (!existsSync(dir)) usage(`no workflows folder: ${dir}`);
@@ -109,18 +131,6 @@ const chosen = (values.workflow ?? '').split(',').map((s) => s.trim()).filter(Bo
 for (const id of chosen) if (!workflows.some((w) => w.id === id)) usage(`no workflow "${id}" in ${dir}`);
 
 // ---- the webhook listener (also serves no-op control routes for live targets) ---------------
-const specFile = (() => {
-  if (process.env.HOSTING_API_SPEC) return resolve(process.env.HOSTING_API_SPEC);
-  try {
-    return require.resolve('@hosting-api/openapi/openapi.json');
-  } catch {
-    return usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
-  }
-})();
-if (!existsSync(specFile)) usage(`spec file not found: ${specFile}`);
-const spec = JSON.parse(readFileSync(specFile, 'utf8'));
-const { createChecker } = require('./spec-check.cjs');
-const checker = createChecker(spec);
 const checkDelivery = checker.checkWebhook;
 
 const deliveries = [];
@@ -234,7 +244,7 @@ const recorder = http.createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', async () => {
     const path = req.url ?? '/';
-    const to = path.startsWith('/auth/') ? `${authUrl}${path}` : `${baseUrl}${path}`;
+    const to = model.authPaths.includes(path.split('?')[0]) ? `${authUrl}${path}` : `${baseUrl}${path}`;
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)));
     let answer;
     try {
@@ -273,7 +283,7 @@ async function stopAll() {
 // A token for the workflows (the token workflows get and revoke their own).
 let token;
 try {
-  const res = await fetch(`${authUrl}/auth/token`, {
+  const res = await fetch(`${authUrl}${tokenOp.path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: process.env.CONTRACT_CLIENT_ID, client_secret: process.env.CONTRACT_CLIENT_SECRET }),
@@ -282,10 +292,10 @@ try {
   const text = await res.text();
   token = res.status === 200 ? JSON.parse(text)?.data?.access_token : undefined;
   if (typeof token !== 'string') throw new Error(`it answered ${res.status}: ${text.slice(0, 300)}`);
-  const problems = checker.checkResponse(checker.findOperation('POST', '/auth/token'), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
+  const problems = checker.checkResponse(checker.findOperation(tokenOp.method, tokenOp.path), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
   if (problems.length) throw new Error(`the token response does not match the spec: ${problems.join('; ')}`);
 } catch (error) {
-  process.stderr.write(`contract:workflows: could not obtain a token from POST ${authUrl}/auth/token: ${error.cause?.message ?? error.message}\n`);
+  process.stderr.write(`contract:workflows: could not obtain a token from POST ${authUrl}${tokenOp.path}: ${error.cause?.message ?? error.message}\n`);
   await stopAll();
   process.exit(1);
 }

@@ -8,7 +8,7 @@ import { buildModel, renderClient, renderDoc, tagSlug } from '../../../generator
 
 type Op = Record<string, unknown>;
 type Model = { id: string; [key: string]: unknown }[];
-const build = buildModel as (spec: unknown) => Model;
+const build = buildModel as (spec: unknown) => Promise<Model>;
 const render = renderClient as (ops: Model) => string;
 const cfg = {
   docsUrl: 'https://docs.example/',
@@ -83,8 +83,9 @@ const fixture = spec({
 });
 (fixture as Record<string, unknown>).components = { parameters: { Site: siteParam } };
 
+const model = await build(fixture);
+
 describe('client generator', () => {
-  const model = build(fixture);
   const byId = Object.fromEntries(model.map((o) => [o.id, o]));
   const source = render(model);
   const metaOf = (id: string) => JSON.parse(source.match(new RegExp(`^  ${id}: (\\{.*\\}),$`, 'm'))![1]!);
@@ -157,20 +158,20 @@ describe('client generator', () => {
     expect((tagSlug as (t: string) => string)('Logs, reports, metrics')).toBe('logs-reports-metrics');
   });
 
-  it('refuses duplicate x-client-method names, a missing one, a reserved one, and a name that is both method and group', () => {
-    expect(() =>
+  it('refuses duplicate x-client-method names, a missing one, a reserved one, and a name that is both method and group', async () => {
+    await expect(
       build(spec({ '/a': { get: op('getA', 'things.get') }, '/b': { get: op('getB', 'things.get') } })),
-    ).toThrow(/GET \/b: x-client-method `things.get` is already used by GET \/a/);
-    expect(() => build(spec({ '/a': { get: op('getA', 'get') } }))).toThrow(/dotted name/);
-    expect(() =>
+    ).rejects.toThrow(/GET \/b: x-client-method `things.get` is already used by GET \/a/);
+    await expect(build(spec({ '/a': { get: op('getA', 'get') } }))).rejects.toThrow(/dotted name/);
+    await expect(
       build(spec({ '/a': { get: op('getA', 'things.list') }, '/b': { get: op('getB', 'things.list.all') } })),
-    ).toThrow(/`things.list` is both a method and a group/);
-    expect(() => build(spec({ '/a': { get: op('getA', 'paginate.x') } }))).toThrow(/reserved/);
-    expect(() => build(spec({ '/a/{id}': { get: op('getA', 'a.get') } }))).toThrow(
+    ).rejects.toThrow(/`things.list` is both a method and a group/);
+    await expect(build(spec({ '/a': { get: op('getA', 'paginate.x') } }))).rejects.toThrow(/reserved/);
+    await expect(build(spec({ '/a/{id}': { get: op('getA', 'a.get') } }))).rejects.toThrow(
       /GET \/a\/\{id\}: path parameter \{id\} is not declared/,
     );
-    expect(() =>
+    await expect(
       build(spec({ '/a': { get: op('getA', 'a.get', { responses: { 404: { description: 'no' } } }) } })),
-    ).toThrow(/GET \/a: no 2xx response/);
+    ).rejects.toThrow(/GET \/a: no 2xx response/);
   });
 });
