@@ -49,11 +49,6 @@ const CONTROL_OPERATIONS = new Set(['advanceSandboxClock', 'resetSandbox', 'wait
  * Workflows that follow the API documentation where this sandbox build does not yet; skipped
  * against the sandbox, by name, with the reason. Remove an entry as soon as the sandbox behaves.
  */
-const SANDBOX_GAPS = {
-  'site-disable-any-state': 'the sandbox refuses to disable a deploying site (the documentation: any site; issue #12)',
-  'site-convert-while-deploying': 'the sandbox refuses conversions while a site deploys (the documentation has no such condition; issue #12)',
-};
-
 function usage(message) {
   process.stderr.write(`contract:workflows: ${message}\n\n${HELP}\n`);
   process.exit(2);
@@ -201,6 +196,7 @@ if (target === 'sandbox') {
     speed: 0,
     startTime: '2026-11-02T09:00:00.000Z',
     webhookUrl: `${listenerUrl}/hooks`,
+    selfCheck: true,
     onError: (m, e) => console.error(`[sandbox] ${m}:`, e),
   });
   baseUrl = sandbox.url;
@@ -306,8 +302,7 @@ const run = [];
 for (const wf of workflows) {
   if (chosen.length && !chosen.includes(wf.id)) continue;
   let reason;
-  if (target === 'sandbox' && SANDBOX_GAPS[wf.id]) reason = `known sandbox gap: ${SANDBOX_GAPS[wf.id]}`;
-  else if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
+  if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
   else if (wf.writes && !allowWrites) reason = 'changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
   else if (wf.webhook && !receivesWebhooks) reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
   if (reason) skipped.push({ id: wf.id, reason });
