@@ -18,7 +18,10 @@ const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
 const BASE_URL = new URL(env.CONTRACT_BASE_URL);
 const AUTH_URL = new URL(env.CONTRACT_AUTH_URL);
 const ALLOW_WRITES = env.CONTRACT_ALLOW_WRITES === '1';
-const ONLY = (env.CONTRACT_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = (env.CONTRACT_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
@@ -66,7 +69,11 @@ async function obtainToken(client = credentials) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    }),
   });
   const text = await res.text();
   let json;
@@ -80,8 +87,13 @@ async function obtainToken(client = credentials) {
     throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
   }
   // Every token response the gate gets is checked against the spec, not only the one transaction.
-  const problems = checkResponse(operations.get(`POST ${tokenOp.path}`), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
-  if (problems.length) throw new Error(`the token response of POST ${url} does not match the spec: ${problems.join('; ')}`);
+  const problems = checkResponse(operations.get(`POST ${tokenOp.path}`), '200', {
+    statusCode: res.status,
+    headers: Object.fromEntries(res.headers),
+    body: text,
+  });
+  if (problems.length)
+    throw new Error(`the token response of POST ${url} does not match the spec: ${problems.join('; ')}`);
   return value;
 }
 
@@ -109,30 +121,35 @@ let revokedError;
 const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0';
 
 hooks.beforeAll((transactions, done) => {
-  loadSpec().then(() => obtainToken(), (error) => {
-    // Without the spec no transaction can be built or checked: stop the run with the reason.
-    console.error(`contract: cannot load the spec model of ${env.CONTRACT_SPEC_JSON}: ${error.message}`);
-    process.exit(1);
-  }).then(
-    async (value) => {
-      token = value;
-      if (PROBES && transactions.some((t) => String(t.expected.statusCode) === '401')) {
-        try {
-          const doomed = await obtainToken();
-          await revokeToken(doomed);
-          revoked = doomed;
-        } catch (error) {
-          revokedError = `could not obtain and revoke a token for the revoked-token probe: ${error.message}`;
+  loadSpec()
+    .then(
+      () => obtainToken(),
+      (error) => {
+        // Without the spec no transaction can be built or checked: stop the run with the reason.
+        console.error(`contract: cannot load the spec model of ${env.CONTRACT_SPEC_JSON}: ${error.message}`);
+        process.exit(1);
+      },
+    )
+    .then(
+      async (value) => {
+        token = value;
+        if (PROBES && transactions.some((t) => String(t.expected.statusCode) === '401')) {
+          try {
+            const doomed = await obtainToken();
+            await revokeToken(doomed);
+            revoked = doomed;
+          } catch (error) {
+            revokedError = `could not obtain and revoke a token for the revoked-token probe: ${error.message}`;
+          }
         }
-      }
-      done();
-    },
-    (error) => {
-      tokenError = `could not obtain a token from the target: ${error.message}`;
-      console.error(`contract: ${tokenError}`);
-      done();
-    },
-  );
+        done();
+      },
+      (error) => {
+        tokenError = `could not obtain a token from the target: ${error.message}`;
+        console.error(`contract: ${tokenError}`);
+        done();
+      },
+    );
 });
 
 // ---- building each request ------------------------------------------------------------------
@@ -161,7 +178,8 @@ function skipReason(info, status, key, override, mediaType) {
   if (status === '404') {
     const last = info.params.filter((p) => p.in === 'path').pop();
     if (last && data.missing?.[last.name] !== undefined) return undefined;
-    if (last) return 'live: a 404 needs an id that does not exist on the target (CONTRACT_TARGET_DATA "missing", by path parameter)';
+    if (last)
+      return 'live: a 404 needs an id that does not exist on the target (CONTRACT_TARGET_DATA "missing", by path parameter)';
   }
   return `live: a ${status} depends on the target's state (give the request in CONTRACT_TARGET_DATA "requests": {"<operationId> ${status}": …})`;
 }
@@ -203,7 +221,8 @@ function buildBody(info, status, override) {
     if (MODE === 'live' && status === '400') value = {};
   }
   if (value === undefined) return { mediaType, text: '' };
-  const text = mediaType === 'application/x-www-form-urlencoded' ? new URLSearchParams(value).toString() : JSON.stringify(value);
+  const text =
+    mediaType === 'application/x-www-form-urlencoded' ? new URLSearchParams(value).toString() : JSON.stringify(value);
   return { mediaType, text, value };
 }
 
@@ -220,7 +239,13 @@ hooks.beforeEach((transaction, done) => {
   // of the target data apply to that one only, `"<operationId> <status>"` ones to all of them.
   const mediaType = transaction.expected.headers?.['Content-Type'] ?? 'application/json';
   const override = data.requests?.[`${key} ${mediaType}`] ?? data.requests?.[key];
-  transaction.contract = { key, operationId: info.op.operationId, status, mediaType, mediaOverride: Boolean(data.requests?.[`${key} ${mediaType}`]) };
+  transaction.contract = {
+    key,
+    operationId: info.op.operationId,
+    status,
+    mediaType,
+    mediaOverride: Boolean(data.requests?.[`${key} ${mediaType}`]),
+  };
   const reason = skipReason(info, status, key, override, mediaType);
   if (reason) {
     transaction.skip = true;
@@ -263,7 +288,7 @@ hooks.beforeEach((transaction, done) => {
 
   // Target data: reset the target, send set-up requests, authorise as another client.
   if (data.reset || override?.before || override?.client) {
-    prepare(info, override, headers).then(
+    prepare(override, headers).then(
       () => finish(transaction, info, status, body, done),
       (error) => {
         failWith(transaction, `target data set-up failed: ${error.message}`);
@@ -284,7 +309,7 @@ hooks.beforeEach((transaction, done) => {
  *   `client` (per request): a name of the top-level `clients` ({client_id, client_secret}); the
  *     transaction is authorised with a token of that client (e.g. one without a scope, for a 403).
  */
-async function prepare(info, override, headers) {
+async function prepare(override, headers) {
   if (data.reset) {
     const [method, path] = data.reset.includes(' ') ? data.reset.split(' ') : ['POST', data.reset];
     await send(method, new URL(path.replace(/^\//, ''), withSlash(AUTH_URL)));
@@ -344,7 +369,14 @@ hooks.beforeEachValidation((transaction) => {
   // (afterEach reports the transaction as skipped, with what to add to the target data).
   const c = transaction.contract;
   const info = c?.operationId && lookup(transaction);
-  if (MODE === 'live' && info && expected && actual && !c.mediaOverride && String(transaction.real?.statusCode) === c.status) {
+  if (
+    MODE === 'live' &&
+    info &&
+    expected &&
+    actual &&
+    !c.mediaOverride &&
+    String(transaction.real?.statusCode) === c.status
+  ) {
     const types = Object.keys(info.op.responses[c.status]?.content ?? {});
     const base = actual.split(';')[0].trim().toLowerCase();
     if (types.length > 1 && base !== expected.toLowerCase() && types.includes(base)) {
@@ -360,7 +392,8 @@ async function resend(transaction, headers) {
   const res = await fetch(url, {
     method: transaction.request.method,
     headers,
-    body: transaction.request.body === '' || transaction.request.method === 'GET' ? undefined : transaction.request.body,
+    body:
+      transaction.request.body === '' || transaction.request.method === 'GET' ? undefined : transaction.request.body,
   });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8'), bytes };
@@ -397,7 +430,10 @@ async function downloadProblems(transaction, mediaType) {
   const { bytes } = real;
   if (real.statusCode !== 200) return [`download: fetched again, it answered ${real.statusCode}`];
   if (mediaType === 'application/gzip') {
-    if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return [`download: application/gzip, but the body does not start with the gzip magic bytes 1f 8b (${bytes.subarray(0, 4).toString('hex') || 'empty'})`];
+    if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+      return [
+        `download: application/gzip, but the body does not start with the gzip magic bytes 1f 8b (${bytes.subarray(0, 4).toString('hex') || 'empty'})`,
+      ];
     try {
       require('node:zlib').gunzipSync(bytes);
     } catch (error) {
@@ -412,7 +448,10 @@ async function downloadProblems(transaction, mediaType) {
       return ['download: application/sql, but the body is not UTF-8 text'];
     }
     if (text.includes('\u0000')) return ['download: application/sql, but the body holds NUL bytes (binary data)'];
-    if (!/\b(CREATE|INSERT|DROP|ALTER|SET|BEGIN|LOCK)\b/i.test(text)) return ['download: application/sql, but the body has no SQL statement (CREATE, INSERT, DROP, ALTER, SET, BEGIN, LOCK)'];
+    if (!/\b(CREATE|INSERT|DROP|ALTER|SET|BEGIN|LOCK)\b/i.test(text))
+      return [
+        'download: application/sql, but the body has no SQL statement (CREATE, INSERT, DROP, ALTER, SET, BEGIN, LOCK)',
+      ];
   }
   return [];
 }
@@ -426,7 +465,12 @@ function failWith(transaction, message) {
 const results = [];
 hooks.afterEach((transaction, done) => {
   afterEachAsync(transaction).then(done, (error) => {
-    results.push({ key: transaction.contract?.key ?? transaction.name, name: transaction.name, outcome: 'fail', errors: [`gate error: ${error.message}`] });
+    results.push({
+      key: transaction.contract?.key ?? transaction.name,
+      name: transaction.name,
+      outcome: 'fail',
+      errors: [`gate error: ${error.message}`],
+    });
     done();
   });
 });
@@ -443,20 +487,34 @@ async function afterEachAsync(transaction) {
   if (transaction.fail) problems.push(c.error ?? String(transaction.fail));
   const info = lookup(transaction);
   if (!transaction.real) {
-    problems.push(transaction.fail ? 'not sent' : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`);
+    problems.push(
+      transaction.fail
+        ? 'not sent'
+        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`,
+    );
   } else {
     const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (c.otherMedia) {
-      results.push({ ...record, outcome: 'skip', reason: `live: the target answered ${c.otherMedia} for this id; give an id of a ${c.mediaType} resource in CONTRACT_TARGET_DATA "requests": {"${c.key} ${c.mediaType}": {"params": …}}` });
+      results.push({
+        ...record,
+        outcome: 'skip',
+        reason: `live: the target answered ${c.otherMedia} for this id; give an id of a ${c.mediaType} resource in CONTRACT_TARGET_DATA "requests": {"${c.key} ${c.mediaType}": {"params": …}}`,
+      });
       return;
     }
     if (info) problems.push(...checkResponse(info, c.status, transaction.real));
     // Dredd's own findings (status, Content-Type) when the schema check found nothing else.
     if (!problems.length && transaction.test && transaction.test.valid === false && transaction.test.message) {
-      problems.push(...transaction.test.message.trim().split('\n').map((m) => `dredd: ${m}`));
+      problems.push(
+        ...transaction.test.message
+          .trim()
+          .split('\n')
+          .map((m) => `dredd: ${m}`),
+      );
     }
     if (!problems.length && info && c.status.startsWith('2')) {
-      if (/^application\/(gzip|sql)$/.test(actualType) && MODE === 'live') problems.push(...(await downloadProblems(transaction, actualType)));
+      if (/^application\/(gzip|sql)$/.test(actualType) && MODE === 'live')
+        problems.push(...(await downloadProblems(transaction, actualType)));
       // A list that holds nothing checks no item: against a target with data it must not be empty.
       let parsed;
       try {
@@ -467,11 +525,14 @@ async function afterEachAsync(transaction) {
       if (Array.isArray(parsed?.data) && parsed.data.length === 0) {
         empty = true;
         if (data.nonEmptyLists && !(data.emptyLists ?? []).includes(c.key)) {
-          problems.push('body/data is an empty list, so no item was checked: the target data must select a request that lists something');
+          problems.push(
+            'body/data is an empty list, so no item was checked: the target data must select a request that lists something',
+          );
         }
       }
     }
-    if (PROBES && info && c.status === '401' && !problems.length) problems.push(...(await authProbes(transaction, info)));
+    if (PROBES && info && c.status === '401' && !problems.length)
+      problems.push(...(await authProbes(transaction, info)));
   }
   if (problems.length) {
     transaction.fail = problems.join('; ');
@@ -479,7 +540,14 @@ async function afterEachAsync(transaction) {
   }
   // For error responses, what the target said (in --results files: was it the intended error?).
   const said = !c.status.startsWith('2') && transaction.real?.body ? transaction.real.body.slice(0, 240) : undefined;
-  results.push({ ...record, outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined, said, empty: empty || undefined, probed: PROBES && c.status === '401' ? true : undefined });
+  results.push({
+    ...record,
+    outcome: problems.length ? 'fail' : 'pass',
+    errors: problems.length ? problems : undefined,
+    said,
+    empty: empty || undefined,
+    probed: PROBES && c.status === '401' ? true : undefined,
+  });
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
 }
@@ -494,19 +562,40 @@ async function expiredTokenProbe() {
   const step = data.expire;
   const root = step.root === 'auth' ? AUTH_URL : BASE_URL;
   await send(step.method ?? 'POST', new URL(step.path.replace(/^\//, ''), withSlash(root)), step.body);
-  const res = await fetch(new URL('account', withSlash(BASE_URL)), { headers: { Accept: 'application/json', Authorization: `Bearer ${old}` } });
+  const res = await fetch(new URL('account', withSlash(BASE_URL)), {
+    headers: { Accept: 'application/json', Authorization: `Bearer ${old}` },
+  });
   const real = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
   return checkResponse(info, '401', real).map((p) => `auth probe with an expired token: ${p}`);
 }
 
-hooks.afterAll((transactions, done) => {
-  const probe = PROBES && data.expire && (!ONLY.length || ONLY.some((o) => o.split(' ')[0] === 'getAccount')) ? expiredTokenProbe() : Promise.resolve(null);
+hooks.afterAll((_transactions, done) => {
+  const probe =
+    PROBES && data.expire && (!ONLY.length || ONLY.some((o) => o.split(' ')[0] === 'getAccount'))
+      ? expiredTokenProbe()
+      : Promise.resolve(null);
   probe
     .then(
       (problems) => {
-        if (problems) results.push({ key: 'getAccount 401', name: 'auth probe: expired token', operationId: 'getAccount', status: '401', outcome: problems.length ? 'fail' : 'pass', errors: problems.length ? problems : undefined });
+        if (problems)
+          results.push({
+            key: 'getAccount 401',
+            name: 'auth probe: expired token',
+            operationId: 'getAccount',
+            status: '401',
+            outcome: problems.length ? 'fail' : 'pass',
+            errors: problems.length ? problems : undefined,
+          });
       },
-      (error) => results.push({ key: 'getAccount 401', name: 'auth probe: expired token', operationId: 'getAccount', status: '401', outcome: 'fail', errors: [`could not run: ${error.message}`] }),
+      (error) =>
+        results.push({
+          key: 'getAccount 401',
+          name: 'auth probe: expired token',
+          operationId: 'getAccount',
+          status: '401',
+          outcome: 'fail',
+          errors: [`could not run: ${error.message}`],
+        }),
     )
     .finally(() => {
       if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));

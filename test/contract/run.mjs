@@ -67,13 +67,15 @@ if (values.help) {
   process.stdout.write(`${HELP}\n`);
   process.exit(0);
 }
-if ([values.mock, values.live, values.sandbox].filter(Boolean).length !== 1) usage('say which target: --mock, --sandbox or --live.');
+if ([values.mock, values.live, values.sandbox].filter(Boolean).length !== 1)
+  usage('say which target: --mock, --sandbox or --live.');
 // The sandbox is a live target (real requests, real state) that this script starts.
 const target = values.live ? 'live' : values.sandbox ? 'sandbox' : 'mock';
 const mode = target === 'mock' ? 'mock' : 'live';
 const only = values.only ?? process.env.CONTRACT_ONLY ?? '';
 const minCoverage = Number(process.env.CONTRACT_MIN_COVERAGE ?? DEFAULT_MIN_COVERAGE);
-if (!(minCoverage >= 0 && minCoverage <= 100)) usage(`CONTRACT_MIN_COVERAGE must be a percentage from 0 to 100, got "${process.env.CONTRACT_MIN_COVERAGE}"`);
+if (!(minCoverage >= 0 && minCoverage <= 100))
+  usage(`CONTRACT_MIN_COVERAGE must be a percentage from 0 to 100, got "${process.env.CONTRACT_MIN_COVERAGE}"`);
 
 function specFile(ext) {
   if (process.env.HOSTING_API_SPEC) return resolve(process.env.HOSTING_API_SPEC);
@@ -98,7 +100,8 @@ if (target === 'sandbox') {
   process.env.CONTRACT_ALLOW_WRITES = '1';
 }
 const targetData = process.env.CONTRACT_TARGET_DATA;
-if (targetData && !existsSync(targetData)) usage(`CONTRACT_TARGET_DATA names a file that does not exist: ${targetData}`);
+if (targetData && !existsSync(targetData))
+  usage(`CONTRACT_TARGET_DATA names a file that does not exist: ${targetData}`);
 
 const started = Date.now();
 let baseUrl;
@@ -114,7 +117,13 @@ if (target === 'sandbox') {
     usage(`cannot load @hosting-api/sandbox (${error.message}): run \`pnpm --filter @hosting-api/sandbox build\`.`);
   }
   // Frozen clock at a fixed time: queued work stays in its in-between state, runs are repeatable.
-  sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z', selfCheck: true, onError: (m, e) => console.error(`[sandbox] ${m}:`, e) });
+  sandbox = await startSandbox({
+    port: 0,
+    speed: 0,
+    startTime: '2026-11-02T09:00:00.000Z',
+    selfCheck: true,
+    onError: (m, e) => console.error(`[sandbox] ${m}:`, e),
+  });
   baseUrl = sandbox.url;
   authUrl = sandbox.authUrl;
   process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
@@ -139,7 +148,10 @@ if (target === 'sandbox') {
   mock = await startMock({ port: 0, spec: specJson });
   ({ baseUrl, authUrl } = mock);
 }
-for (const [name, value] of [['base URL', baseUrl], ['auth URL', authUrl]]) {
+for (const [name, value] of [
+  ['base URL', baseUrl],
+  ['auth URL', authUrl],
+]) {
   try {
     new URL(value);
   } catch {
@@ -181,12 +193,19 @@ const resultsFile = join(work, 'results.json');
 console.log(`Contract gate: ${target} target, base URL ${baseUrl}, auth URL ${authUrl}`);
 if (targetData) console.log(`Target data: ${targetData}`);
 if (mode === 'live') {
-  console.log(process.env.CONTRACT_ALLOW_WRITES === '1' ? 'Writes allowed (CONTRACT_ALLOW_WRITES=1).' : 'Read-only: operations that change the target are skipped.');
+  console.log(
+    process.env.CONTRACT_ALLOW_WRITES === '1'
+      ? 'Writes allowed (CONTRACT_ALLOW_WRITES=1).'
+      : 'Read-only: operations that change the target are skipped.',
+  );
 }
 
 // With --only, Dredd gets a copy of the spec that holds only the selected operations: parsing the
 // whole description is most of a short run's time.
-const onlyIds = only.split(',').map((s) => s.trim()).filter(Boolean);
+const onlyIds = only
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 let dreddInput = specForDredd;
 if (onlyIds.length) {
   const full = model.document;
@@ -194,7 +213,9 @@ if (onlyIds.length) {
   const paths = {};
   for (const [path, item] of Object.entries(full.paths)) {
     const kept = Object.fromEntries(
-      Object.entries(item).filter(([method]) => !METHODS.includes(method) || selected.some((o) => o.path === path && o.method === method)),
+      Object.entries(item).filter(
+        ([method]) => !METHODS.includes(method) || selected.some((o) => o.path === path && o.method === method),
+      ),
     );
     if (METHODS.some((m) => kept[m])) paths[path] = kept;
   }
@@ -232,7 +253,9 @@ await mock?.stop();
 await sandbox?.stop();
 
 // ---- what was tested ------------------------------------------------------------------------
-const documented = model.operations.flatMap((o) => Object.keys(o.responses).map((status) => `${o.operationId} ${status}`));
+const documented = model.operations.flatMap((o) =>
+  Object.keys(o.responses).map((status) => `${o.operationId} ${status}`),
+);
 const operationIds = new Set(documented.map((k) => k.split(' ')[0]));
 const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')).results : [];
 rmSync(work, { recursive: true, force: true });
@@ -249,7 +272,9 @@ const notGenerated = documented.filter((k) => !seenKeys.has(k));
 const exercisedOps = new Set(passed.map((r) => r.operationId));
 // Coverage: documented responses (of the selected operations) with a passing transaction that
 // checked something (a list that came back empty checked no item).
-const inScope = onlyIds.length ? documented.filter((k) => onlyIds.some((id) => id === k || id === k.split(' ')[0])) : documented;
+const inScope = onlyIds.length
+  ? documented.filter((k) => onlyIds.some((id) => id === k || id === k.split(' ')[0]))
+  : documented;
 const exercised = new Set(passed.filter((r) => !r.empty).map((r) => r.key));
 const covered = inScope.filter((k) => exercised.has(k)).length;
 const coverage = inScope.length ? (100 * covered) / inScope.length : 100;
@@ -262,17 +287,27 @@ lines.push(
   `Responses: ${documented.length} documented, ${passedKeys.size} passed, ${new Set(failed.map((r) => r.key)).size} failed, ${[...skippedKeys].filter((k) => !passedKeys.has(k)).length} skipped.`,
   `Transactions: ${results.length} made by Dredd: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped.`,
 );
-lines.push(`Coverage: ${covered} of ${inScope.length} documented responses exercised (${coverage.toFixed(1)}%)` + (target === 'live' ? `; the floor is ${minCoverage}% (CONTRACT_MIN_COVERAGE).` : '.'));
-if (emptyKeys.length) lines.push(`Passed with an empty list, so not counted as exercised (${emptyKeys.length}): ${emptyKeys.join(', ')}`);
+lines.push(
+  `Coverage: ${covered} of ${inScope.length} documented responses exercised (${coverage.toFixed(1)}%)` +
+    (target === 'live' ? `; the floor is ${minCoverage}% (CONTRACT_MIN_COVERAGE).` : '.'),
+);
+if (emptyKeys.length)
+  lines.push(`Passed with an empty list, so not counted as exercised (${emptyKeys.length}): ${emptyKeys.join(', ')}`);
 const probes = results.filter((r) => r.probed || r.name?.startsWith('auth probe')).length;
-if (probes) lines.push(`Auth probes: ${probes} transactions also tried with invalid tokens (garbage, malformed, revoked${results.some((r) => r.name === 'auth probe: expired token') ? ', expired' : ''}).`);
+if (probes)
+  lines.push(
+    `Auth probes: ${probes} transactions also tried with invalid tokens (garbage, malformed, revoked${results.some((r) => r.name === 'auth probe: expired token') ? ', expired' : ''}).`,
+  );
 const reasons = new Map();
 for (const r of skipped) reasons.set(r.reason, [...(reasons.get(r.reason) ?? []), r.key]);
 for (const [reason, keys] of reasons) {
   lines.push(`Skipped (${keys.length}): ${reason}`);
   let line = ' ';
   for (const key of keys) {
-    if (line.length + key.length > 100) (lines.push(line), (line = ' '));
+    if (line.length + key.length > 100) {
+      lines.push(line);
+      line = ' ';
+    }
     line += ` ${key},`;
   }
   lines.push(line.replace(/,$/, ''));
@@ -284,7 +319,9 @@ if (notGenerated.length && !onlyIds.length) {
 for (const r of failed) lines.push(`FAILED ${r.key} (${r.name}):\n    ${r.errors.join('\n    ')}`);
 let failures = failed.length + gaps.length;
 if (target === 'live' && coverage < minCoverage) {
-  lines.push(`COVERAGE ${coverage.toFixed(1)}% is below the floor of ${minCoverage}%: give ids and requests that fit the target (CONTRACT_TARGET_DATA), allow writes on a test account (CONTRACT_ALLOW_WRITES=1), or lower CONTRACT_MIN_COVERAGE.`);
+  lines.push(
+    `COVERAGE ${coverage.toFixed(1)}% is below the floor of ${minCoverage}%: give ids and requests that fit the target (CONTRACT_TARGET_DATA), allow writes on a test account (CONTRACT_ALLOW_WRITES=1), or lower CONTRACT_MIN_COVERAGE.`,
+  );
   failures += 1;
 }
 if (code !== 0 && failures === 0) {
@@ -292,10 +329,17 @@ if (code !== 0 && failures === 0) {
   failures = 1;
 }
 lines.push(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-lines.push(`Contract (${target}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`);
+lines.push(
+  `Contract (${target}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`,
+);
 console.log(lines.join('\n'));
 
-const summary = { passed: passed.length, failed: failures, skipped: skipped.length, coverage: Number(coverage.toFixed(1)) };
+const summary = {
+  passed: passed.length,
+  failed: failures,
+  skipped: skipped.length,
+  coverage: Number(coverage.toFixed(1)),
+};
 if (values.report) {
   mkdirSync(dirname(resolve(values.report)), { recursive: true });
   writeFileSync(values.report, `${JSON.stringify(summary)}\n`);

@@ -74,7 +74,17 @@ function createChecker(model) {
       problems.push(`body: not JSON: ${body.slice(0, 120)}`);
       return problems;
     }
-    const pointer = ['', 'paths', escape(info.path), info.method.toLowerCase(), 'responses', status, 'content', escape(mediaType), 'schema'].join('/');
+    const pointer = [
+      '',
+      'paths',
+      escape(info.path),
+      info.method.toLowerCase(),
+      'responses',
+      status,
+      'content',
+      escape(mediaType),
+      'schema',
+    ].join('/');
     // A shared response is validated where it lives in the bundle (its schema's `$ref`s resolve there).
     const responseRef = info.model.bundled.responses[status].$ref;
     const validate = responseValidator(
@@ -82,7 +92,12 @@ function createChecker(model) {
     );
     if (!validate(parsed)) {
       for (const e of validate.errors) {
-        const extra = e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : e.keyword === 'additionalProperties' ? `: ${e.params.additionalProperty}` : '';
+        const extra =
+          e.keyword === 'enum'
+            ? `: ${JSON.stringify(e.params.allowedValues)}`
+            : e.keyword === 'additionalProperties'
+              ? `: ${e.params.additionalProperty}`
+              : '';
         problems.push(`body${e.instancePath || ''} ${e.message}${extra}`);
       }
     }
@@ -94,11 +109,15 @@ function createChecker(model) {
     return key ? String(headers[key]) : undefined;
   }
 
-
   // Path templates as patterns, to find the operation of a recorded request.
   const patterns = [...operations.values()].map((info) => ({
     info,
-    re: new RegExp(`^${info.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+    re: new RegExp(
+      `^${info.path
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .join('[^/]+')}$`,
+    ),
   }));
   /** The operation of `METHOD /path` (path relative to the base URL, or /auth/… at the auth URL). */
   function findOperation(method, path) {
@@ -111,8 +130,13 @@ function createChecker(model) {
   /** Problems of one webhook delivery (event name, Content-Type, body text) against `webhooks:`. */
   function checkWebhook(event, contentType, text) {
     const entry = spec.webhooks?.[event]?.post;
-    if (!entry) return { documented: false, errors: [`"${event}" is not in the spec's webhooks (${Object.keys(spec.webhooks ?? {}).join(', ')})`] };
-    if (!/^application\/json\b/i.test(contentType ?? '')) return { documented: true, errors: [`Content-Type "${contentType}" is not application/json`] };
+    if (!entry)
+      return {
+        documented: false,
+        errors: [`"${event}" is not in the spec's webhooks (${Object.keys(spec.webhooks ?? {}).join(', ')})`],
+      };
+    if (!/^application\/json\b/i.test(contentType ?? ''))
+      return { documented: true, errors: [`Content-Type "${contentType}" is not application/json`] };
     let payload;
     try {
       payload = JSON.parse(text);
@@ -120,7 +144,12 @@ function createChecker(model) {
       return { documented: true, errors: [`body is not JSON: ${text.slice(0, 120)}`] };
     }
     const validate = responseValidator(`/webhooks/${escape(event)}/post/requestBody/content/application~1json/schema`);
-    const errors = validate(payload) ? [] : validate.errors.map((e) => `payload${e.instancePath} ${e.message}${e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : ''}`);
+    const errors = validate(payload)
+      ? []
+      : validate.errors.map(
+          (e) =>
+            `payload${e.instancePath} ${e.message}${e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : ''}`,
+        );
     return { documented: true, errors, payload };
   }
 

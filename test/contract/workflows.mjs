@@ -3,7 +3,7 @@
 // `redocly respect` against the sandbox (started here) or a live target, and validates every
 // webhook delivery the target sends to the listener it runs. See test/contract/README.md.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -82,7 +82,9 @@ const specFile = (() => {
   try {
     return require.resolve('@hosting-api/openapi/openapi.json');
   } catch {
-    return usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
+    return usage(
+      'the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).',
+    );
   }
 })();
 if (!existsSync(specFile)) usage(`spec file not found: ${specFile}`);
@@ -105,13 +107,20 @@ if (!existsSync(dir)) usage(`no workflows folder: ${dir}`);
 const ORDER = ['sites', 'settings', 'dns', 'notes', 'backups', 'git', 'maintenance', 'account', 'alerts', 'auth'];
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.arazzo.yaml'))
-  .sort((a, b) => (ORDER.indexOf(a.split('.')[0]) + 1 || 99) - (ORDER.indexOf(b.split('.')[0]) + 1 || 99) || a.localeCompare(b))
+  .sort(
+    (a, b) =>
+      (ORDER.indexOf(a.split('.')[0]) + 1 || 99) - (ORDER.indexOf(b.split('.')[0]) + 1 || 99) || a.localeCompare(b),
+  )
   .map((f) => join(dir, f));
 const workflows = [];
 for (const file of files) {
   const doc = parseYaml(readFileSync(file, 'utf8'));
   for (const wf of doc.workflows ?? []) {
-    const ops = (wf.steps ?? []).map((s) => String(s.operationId ?? '').split('.').pop());
+    const ops = (wf.steps ?? []).map((s) =>
+      String(s.operationId ?? '')
+        .split('.')
+        .pop(),
+    );
     workflows.push({
       id: wf.workflowId,
       file,
@@ -122,7 +131,10 @@ for (const file of files) {
     });
   }
 }
-const chosen = (values.workflow ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const chosen = (values.workflow ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 for (const id of chosen) if (!workflows.some((w) => w.id === id)) usage(`no workflow "${id}" in ${dir}`);
 
 // ---- the webhook listener (also serves no-op control routes for live targets) ---------------
@@ -138,9 +150,17 @@ const listener = http.createServer((req, res) => {
   req.on('end', () => {
     const json = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
     if (req.method === 'POST' && /^\/hooks(\/[^/]+)?$/.test(url.pathname)) {
-      const event = url.pathname.split('/')[2] ?? req.headers['x-hosting-event'] ?? url.searchParams.get('event') ?? 'unnamed';
+      const event =
+        url.pathname.split('/')[2] ?? req.headers['x-hosting-event'] ?? url.searchParams.get('event') ?? 'unnamed';
       const result = checkDelivery(String(event), req.headers['content-type'], Buffer.concat(chunks).toString('utf8'));
-      const delivery = { seq: deliveries.length + 1, event: String(event), valid: result.errors.length === 0, errors: result.errors, documented: result.documented, payload: result.payload ?? null };
+      const delivery = {
+        seq: deliveries.length + 1,
+        event: String(event),
+        valid: result.errors.length === 0,
+        errors: result.errors,
+        documented: result.documented,
+        payload: result.payload ?? null,
+      };
       deliveries.push(delivery);
       for (const wake of waiting) wake();
       return json(200, '{}');
@@ -153,24 +173,35 @@ const listener = http.createServer((req, res) => {
       const find = () => deliveries.filter((d) => d.event === event && d.seq > after).pop();
       const answer = () => {
         const found = find();
-        if (found) return json(200, JSON.stringify(found)), true;
-        if (Date.now() >= deadline) return json(404, JSON.stringify({ message: `no ${event} delivery arrived`, received: deliveries.map((d) => d.event) })), true;
-        return false;
+        if (found) json(200, JSON.stringify(found));
+        else if (Date.now() >= deadline) {
+          json(
+            404,
+            JSON.stringify({ message: `no ${event} delivery arrived`, received: deliveries.map((d) => d.event) }),
+          );
+        } else return false;
+        return true;
       };
       if (answer()) return;
       const wake = () => answer() && done();
       const timer = setTimeout(wake, Math.max(0, deadline - Date.now()) + 5);
-      const done = () => (clearTimeout(timer), waiting.delete(wake));
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(wake);
+      };
       waiting.add(wake);
       return;
     }
     // A live target without control routes: clock steps and resets are no-ops (the waits retry).
-    if (req.method === 'POST' && (url.pathname === '/__sandbox/clock' || url.pathname === '/__sandbox/reset')) return json(200, envelope({ noop: true }));
+    if (req.method === 'POST' && (url.pathname === '/__sandbox/clock' || url.pathname === '/__sandbox/reset'))
+      return json(200, envelope({ noop: true }));
     json(404, JSON.stringify({ message: 'not a listener route' }));
   });
 });
-const webhookPort = target === 'live' && process.env.CONTRACT_WEBHOOK_PORT ? Number(process.env.CONTRACT_WEBHOOK_PORT) : 0;
-if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535) usage(`CONTRACT_WEBHOOK_PORT is not a port: ${process.env.CONTRACT_WEBHOOK_PORT}`);
+const webhookPort =
+  target === 'live' && process.env.CONTRACT_WEBHOOK_PORT ? Number(process.env.CONTRACT_WEBHOOK_PORT) : 0;
+if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535)
+  usage(`CONTRACT_WEBHOOK_PORT is not a port: ${process.env.CONTRACT_WEBHOOK_PORT}`);
 await new Promise((ok, fail) => {
   listener.once('error', (e) => fail(usage(`the webhook listener cannot bind port ${webhookPort}: ${e.message}`)));
   listener.listen(webhookPort, process.env.CONTRACT_WEBHOOK_HOST ?? '127.0.0.1', ok);
@@ -241,20 +272,32 @@ const recorder = http.createServer((req, res) => {
   req.on('end', async () => {
     const path = req.url ?? '/';
     const to = model.authPaths.includes(path.split('?')[0]) ? `${authUrl}${path}` : `${baseUrl}${path}`;
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    );
     let answer;
     try {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      answer = await fetch(to, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body, redirect: 'manual' });
+      answer = await fetch(to, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+        redirect: 'manual',
+      });
     } catch (error) {
-      res.writeHead(502, { 'content-type': 'text/plain' }).end(`the gate's recorder could not reach ${to}: ${error.cause?.message ?? error.message}`);
-      schemaProblems.push(`${req.method} ${path}: no answer from the target (${error.cause?.message ?? error.message})`);
+      res
+        .writeHead(502, { 'content-type': 'text/plain' })
+        .end(`the gate's recorder could not reach ${to}: ${error.cause?.message ?? error.message}`);
+      schemaProblems.push(
+        `${req.method} ${path}: no answer from the target (${error.cause?.message ?? error.message})`,
+      );
       return;
     }
     const bytes = Buffer.from(await answer.arrayBuffer());
     const out = {};
     answer.headers.forEach((v, k) => {
-      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k)) out[k] = v;
+      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k))
+        out[k] = v;
     });
     res.writeHead(answer.status, out).end(bytes);
     const pathname = path.split('?')[0];
@@ -262,7 +305,11 @@ const recorder = http.createServer((req, res) => {
     if (!info) return void schemaProblems.push(`${req.method} ${pathname}: no such operation in the spec`);
     checkedResponses += 1;
     const status = String(answer.status);
-    for (const problem of checker.checkResponse(info, status, { statusCode: answer.status, headers: out, body: bytes.toString('utf8') })) {
+    for (const problem of checker.checkResponse(info, status, {
+      statusCode: answer.status,
+      headers: out,
+      body: bytes.toString('utf8'),
+    })) {
       schemaProblems.push(`${info.op.operationId} ${status} (${req.method} ${pathname}): ${problem}`);
     }
   });
@@ -282,16 +329,26 @@ try {
   const res = await fetch(`${authUrl}${tokenOp.path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: process.env.CONTRACT_CLIENT_ID, client_secret: process.env.CONTRACT_CLIENT_SECRET }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: process.env.CONTRACT_CLIENT_ID,
+      client_secret: process.env.CONTRACT_CLIENT_SECRET,
+    }),
     signal: AbortSignal.timeout(15_000),
   });
   const text = await res.text();
   token = res.status === 200 ? JSON.parse(text)?.data?.access_token : undefined;
   if (typeof token !== 'string') throw new Error(`it answered ${res.status}: ${text.slice(0, 300)}`);
-  const problems = checker.checkResponse(checker.findOperation(tokenOp.method, tokenOp.path), '200', { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text });
+  const problems = checker.checkResponse(checker.findOperation(tokenOp.method, tokenOp.path), '200', {
+    statusCode: res.status,
+    headers: Object.fromEntries(res.headers),
+    body: text,
+  });
   if (problems.length) throw new Error(`the token response does not match the spec: ${problems.join('; ')}`);
 } catch (error) {
-  process.stderr.write(`contract:workflows: could not obtain a token from POST ${authUrl}${tokenOp.path}: ${error.cause?.message ?? error.message}\n`);
+  process.stderr.write(
+    `contract:workflows: could not obtain a token from POST ${authUrl}${tokenOp.path}: ${error.cause?.message ?? error.message}\n`,
+  );
   await stopAll();
   process.exit(1);
 }
@@ -304,13 +361,16 @@ for (const wf of workflows) {
   let reason;
   if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
   else if (wf.writes && !allowWrites) reason = 'changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
-  else if (wf.webhook && !receivesWebhooks) reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
+  else if (wf.webhook && !receivesWebhooks)
+    reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
   if (reason) skipped.push({ id: wf.id, reason });
   else run.push(wf);
 }
 
 console.log(`Contract workflows: ${target} target, base URL ${baseUrl}, auth URL ${authUrl}`);
-console.log(`Control routes: ${hasControl ? controlUrl : 'none (clock steps are no-ops, state checks retry)'}; webhook listener: ${listenerUrl}/hooks`);
+console.log(
+  `Control routes: ${hasControl ? controlUrl : 'none (clock steps are no-ops, state checks retry)'}; webhook listener: ${listenerUrl}/hooks`,
+);
 
 const work = mkdtempSync(join(tmpdir(), 'workflows-'));
 const redocly = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
@@ -330,8 +390,16 @@ for (const batch of batches) {
     'respect',
     ...batch,
     ...skip.flatMap((w) => ['--skip', w.id]),
-    ...['api', recorderUrl, 'auth', recorderUrl, 'control', controlUrl, 'listener', listenerUrl].flatMap((v, i, a) => (i % 2 ? [] : ['--server', `${v}=${a[i + 1]}`])),
-    ...Object.entries({ ...inputs, token, run: runId, clientId: process.env.CONTRACT_CLIENT_ID, clientSecret: process.env.CONTRACT_CLIENT_SECRET }).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
+    ...['api', recorderUrl, 'auth', recorderUrl, 'control', controlUrl, 'listener', listenerUrl].flatMap((v, i, a) =>
+      i % 2 ? [] : ['--server', `${v}=${a[i + 1]}`],
+    ),
+    ...Object.entries({
+      ...inputs,
+      token,
+      run: runId,
+      clientId: process.env.CONTRACT_CLIENT_ID,
+      clientSecret: process.env.CONTRACT_CLIENT_SECRET,
+    }).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
     '--json-output',
     jsonOut,
     // Respect's own schema check treats every object the spec leaves open as closed (its Ajv runs
@@ -344,11 +412,18 @@ for (const batch of batches) {
     ...(process.env.CONTRACT_VERBOSE ? ['--verbose'] : []),
   ];
   const status = await new Promise((done) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDOCLY_TELEMETRY: 'off', NODE_NO_WARNINGS: '1', NO_COLOR: '1' } });
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', NODE_NO_WARNINGS: '1', NO_COLOR: '1' },
+    });
     // Respect's report, without Redocly's Node 20 banner.
     child.stdout.on('data', (c) => process.stdout.write(c));
     child.stderr.on('data', (c) => {
-      const text = c.toString().split('\n').filter((l) => !/[║╔╚]/.test(l)).join('\n');
+      const text = c
+        .toString()
+        .split('\n')
+        .filter((l) => !/[║╔╚]/.test(l))
+        .join('\n');
       if (text.trim()) process.stderr.write(text);
     });
     child.on('exit', (s) => done(s ?? 1));
@@ -362,21 +437,28 @@ const outcome = new Map();
 for (const jsonOut of reports.filter((f) => existsSync(f))) {
   const report = JSON.parse(readFileSync(jsonOut, 'utf8'));
   for (const file of Object.values(report.files ?? {})) {
-    for (const wf of file.executedWorkflows ?? []) outcome.set(wf.workflowId, wf.status === 'success' ? 'pass' : 'fail');
+    for (const wf of file.executedWorkflows ?? [])
+      outcome.set(wf.workflowId, wf.status === 'success' ? 'pass' : 'fail');
   }
 }
 rmSync(work, { recursive: true, force: true });
 const passed = run.filter((w) => outcome.get(w.id) === 'pass');
 const failed = run.filter((w) => outcome.get(w.id) !== 'pass');
 const lines = [''];
-lines.push(`Workflows: ${workflows.length} in ${files.length} files, ${run.length} run: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped.`);
+lines.push(
+  `Workflows: ${workflows.length} in ${files.length} files, ${run.length} run: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped.`,
+);
 for (const s of skipped) lines.push(`  skipped ${s.id}: ${s.reason}`);
 for (const w of failed) lines.push(`  FAILED ${w.id} (${w.file.split('/').pop()})`);
-lines.push(`Responses checked against the spec (status, Content-Type, 3.1 schema): ${checkedResponses}, ${schemaProblems.length} problems.`);
+lines.push(
+  `Responses checked against the spec (status, Content-Type, 3.1 schema): ${checkedResponses}, ${schemaProblems.length} problems.`,
+);
 for (const p of schemaProblems) lines.push(`  SCHEMA ${p}`);
 const badDeliveries = deliveries.filter((d) => d.documented && !d.valid);
 const undocumented = [...new Set(deliveries.filter((d) => !d.documented).map((d) => d.event))];
-lines.push(`Webhook deliveries: ${deliveries.length} received, ${deliveries.length - badDeliveries.length - deliveries.filter((d) => !d.documented).length} valid against the spec, ${badDeliveries.length} invalid.`);
+lines.push(
+  `Webhook deliveries: ${deliveries.length} received, ${deliveries.length - badDeliveries.length - deliveries.filter((d) => !d.documented).length} valid against the spec, ${badDeliveries.length} invalid.`,
+);
 if (undocumented.length) lines.push(`  events the spec does not document (not checked): ${undocumented.join(', ')}`);
 for (const d of badDeliveries) lines.push(`  INVALID webhook ${d.event} #${d.seq}: ${d.errors.join('; ')}`);
 let failures = failed.length + badDeliveries.length + schemaProblems.length;
@@ -385,10 +467,15 @@ if (code !== 0 && failures === 0) {
   failures = 1;
 }
 lines.push(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-lines.push(`Contract workflows (${target}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`);
+lines.push(
+  `Contract workflows (${target}): ${failures === 0 ? 'PASSED' : 'FAILED'}: ${passed.length} passed, ${failures} failed, ${skipped.length} skipped`,
+);
 console.log(lines.join('\n'));
 if (values.report) {
   mkdirSync(dirname(resolve(values.report)), { recursive: true });
-  writeFileSync(values.report, `${JSON.stringify({ passed: passed.length, failed: failures, skipped: skipped.length })}\n`);
+  writeFileSync(
+    values.report,
+    `${JSON.stringify({ passed: passed.length, failed: failures, skipped: skipped.length })}\n`,
+  );
 }
 process.exit(failures === 0 ? 0 : 1);

@@ -33,7 +33,9 @@ export function packPublished(dir) {
     const r = spawnSync('pnpm', ['pack', '--pack-destination', dir], { cwd: p.path, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`pnpm pack failed for ${p.name} (${p.path}):\n${r.stdout}${r.stderr}`);
   }
-  return readdirSync(dir).filter((f) => f.endsWith('.tgz')).map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(dir, f));
 }
 
 /** Where nodeBinary() keeps the Node builds it fetched (gitignored). Delete it to get newer patch releases. */
@@ -55,11 +57,15 @@ export function nodeBinary(major) {
   mkdirSync(NODE_CACHE, { recursive: true });
   const tmp = mkdtempSync(join(NODE_CACHE, 'download-'));
   try {
-    const packed = spawnSync('npm', ['pack', `${name}@${major}`, '--json', '--pack-destination', tmp], { encoding: 'utf8', timeout: 600_000 });
+    const packed = spawnSync('npm', ['pack', `${name}@${major}`, '--json', '--pack-destination', tmp], {
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
     if (packed.status !== 0) throw new Error(`npm pack ${name}@${major} failed:\n${packed.stderr || packed.error}`);
     const file = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')))[0].filename;
     const untar = spawnSync('tar', ['-xzf', join(tmp, file), '-C', tmp, 'package/bin/node'], { encoding: 'utf8' });
-    if (untar.status !== 0) throw new Error(`cannot unpack package/bin/node from ${file}: ${untar.stderr || untar.error}`);
+    if (untar.status !== 0)
+      throw new Error(`cannot unpack package/bin/node from ${file}: ${untar.stderr || untar.error}`);
     rmSync(join(tmp, file));
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir); // whole or not at all: a broken download is never taken for a cached one

@@ -5,8 +5,17 @@
 // `files`, `exports` that point nowhere and dependencies that only the workspace provided.
 // The bins and the consumers run on the machine's Node and on the newest Node 22 and 24 (official
 // builds from the npm registry, cached by nodeBinary() in pack.mjs), the lines users run.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -14,9 +23,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 
 const root = join(import.meta.dirname, '../..');
-const PUBLISHED = ['@hosting-api/client', '@hosting-api/mock', '@hosting-api/openapi', '@hosting-api/sandbox', '@hosting-api/schemas'];
+const PUBLISHED = [
+  '@hosting-api/client',
+  '@hosting-api/mock',
+  '@hosting-api/openapi',
+  '@hosting-api/sandbox',
+  '@hosting-api/schemas',
+];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
-const BINS: Record<string, string> = { '@hosting-api/mock': 'hosting-api-mock', '@hosting-api/sandbox': 'hosting-api-sandbox' };
+const BINS: Record<string, string> = {
+  '@hosting-api/mock': 'hosting-api-mock',
+  '@hosting-api/sandbox': 'hosting-api-sandbox',
+};
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 const INSTALL_TIMEOUT = 300_000;
 /** Node lines the installed packages run on besides the machine's own (which runs the tools). */
@@ -25,7 +43,12 @@ const OTHER_NODE_LINES = [22, 24];
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
 function run(cmd: string, args: string[], cwd: string, timeout = 120_000) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
 
@@ -33,7 +56,9 @@ function run(cmd: string, args: string[], cwd: string, timeout = 120_000) {
 function registryProblem(): string | undefined {
   const r = run('npm', ['view', 'zod@4.6.7', 'version', '--prefer-online'], tmpdir(), 30_000);
   if (r.status === 0 && r.out.includes('4.6.7')) return undefined;
-  const errors = r.out.split('\n').filter((l) => /^npm (error|ERR!)/.test(l) && !/complete log|npm help config/.test(l));
+  const errors = r.out
+    .split('\n')
+    .filter((l) => /^npm (error|ERR!)/.test(l) && !/complete log|npm help config/.test(l));
   return (errors.length ? errors : r.out.trim().split('\n')).slice(0, 2).join(' | ') || `npm exited with ${r.status}`;
 }
 
@@ -50,7 +75,9 @@ function exportTargets(exports: unknown): string[] {
 /** Bare module names a built file imports, requires or resolves (literal specifiers only). */
 function importedPackages(code: string): string[] {
   const names = new Set<string>();
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\w*(?:\.resolve)?\s*\(\s*)["']((?:@[\w.-]+\/)?[\w-][\w.-]*(?:\/[\w./-]*)?)["']/g)) {
+  for (const m of code.matchAll(
+    /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\w*(?:\.resolve)?\s*\(\s*)["']((?:@[\w.-]+\/)?[\w-][\w.-]*(?:\/[\w./-]*)?)["']/g,
+  )) {
     const spec = m[1]!;
     if (spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!)) continue;
     names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
@@ -176,177 +203,247 @@ export const note: Note = Note.parse({});
 client.account.noSuchMethod();
 `;
 
-describe.skipIf(problem !== undefined)('packaging: the published packages installed with npm outside the workspace', () => {
-  let work: string;
-  let scratch: string;
-  let versions: Record<string, string>;
-  let sandbox: ChildProcess | undefined;
-  let mock: ChildProcess | undefined;
-  const timings: Record<string, number> = {};
-  const installed = (name: string) => join(scratch, 'node_modules', name);
-  const manifest = (name: string): Json => JSON.parse(readFileSync(join(installed(name), 'package.json'), 'utf8'));
+describe.skipIf(problem !== undefined)(
+  'packaging: the published packages installed with npm outside the workspace',
+  () => {
+    let work: string;
+    let scratch: string;
+    let versions: Record<string, string>;
+    let sandbox: ChildProcess | undefined;
+    let mock: ChildProcess | undefined;
+    const timings: Record<string, number> = {};
+    const installed = (name: string) => join(scratch, 'node_modules', name);
+    const manifest = (name: string): Json => JSON.parse(readFileSync(join(installed(name), 'package.json'), 'utf8'));
 
-  beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'hosting-api-packaging-'));
-    const tarballs = join(work, 'tarballs');
-    scratch = join(work, 'scratch');
-    mkdirSync(scratch);
-    if (!relative(root, scratch).startsWith('..')) throw new Error(`scratch project ${scratch} is inside the workspace`);
+    beforeAll(() => {
+      work = mkdtempSync(join(tmpdir(), 'hosting-api-packaging-'));
+      const tarballs = join(work, 'tarballs');
+      scratch = join(work, 'scratch');
+      mkdirSync(scratch);
+      if (!relative(root, scratch).startsWith('..'))
+        throw new Error(`scratch project ${scratch} is inside the workspace`);
 
-    const published = publishedPackages();
-    expect(published.map((p) => p.name).sort(), 'the published (non-private) workspace packages').toEqual(PUBLISHED);
-    versions = Object.fromEntries(published.map((p) => [p.name, JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8')).version]));
-    let t = Date.now();
-    const files = packPublished(tarballs);
-    timings.pack = Date.now() - t;
+      const published = publishedPackages();
+      expect(published.map((p) => p.name).sort(), 'the published (non-private) workspace packages').toEqual(PUBLISHED);
+      versions = Object.fromEntries(
+        published.map((p) => [p.name, JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8')).version]),
+      );
+      let t = Date.now();
+      const files = packPublished(tarballs);
+      timings.pack = Date.now() - t;
 
-    // All tarballs in one install, so npm takes @hosting-api/* from them and not the registry.
-    // shallow: each package's own dependencies sit in its own node_modules, so a dependency one
-    // package forgot to declare is not found in a sibling's hoisted copy.
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, version: '0.0.0' }));
-    expect(files).toHaveLength(PUBLISHED.length);
-    t = Date.now();
-    const r = run(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error', '--install-strategy=shallow', ...files],
-      scratch,
+      // All tarballs in one install, so npm takes @hosting-api/* from them and not the registry.
+      // shallow: each package's own dependencies sit in its own node_modules, so a dependency one
+      // package forgot to declare is not found in a sibling's hoisted copy.
+      writeFileSync(
+        join(scratch, 'package.json'),
+        JSON.stringify({ name: 'scratch', private: true, version: '0.0.0' }),
+      );
+      expect(files).toHaveLength(PUBLISHED.length);
+      t = Date.now();
+      const r = run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--ignore-scripts',
+          '--prefer-offline',
+          '--loglevel=error',
+          '--install-strategy=shallow',
+          ...files,
+        ],
+        scratch,
+        INSTALL_TIMEOUT,
+      );
+      timings.install = Date.now() - t;
+      if (r.status !== 0) throw new Error(`npm install of the tarballs failed:\n${r.out}`);
+      writeFileSync(join(scratch, 'consumer.mjs'), ESM_CONSUMER);
+      writeFileSync(join(scratch, 'consumer.cjs'), CJS_CONSUMER);
+    }, INSTALL_TIMEOUT + 60_000);
+
+    afterAll(async () => {
+      await Promise.all([stop(sandbox), stop(mock)]);
+      console.log(`packaging: pnpm pack ${timings.pack} ms, npm install ${timings.install} ms`);
+      if (work && !process.env.KEEP_PACKAGING_SCRATCH) rmSync(work, { recursive: true, force: true });
+    });
+
+    it.each(PUBLISHED)('%s: manifest, files and exports', (name) => {
+      const pkg = manifest(name);
+      expect(pkg.version).toBe(versions[name]);
+      expect(pkg.description, 'description').toMatch(/\S{3}/);
+      expect(pkg.license).toBe('MIT');
+      expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
+      expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
+      expect(pkg.engines).toEqual({ node: '>=20.19' });
+      expect(pkg.files, 'files').toEqual(expect.arrayContaining(['dist']));
+      for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
+        for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
+          expect(range, `${field}.${dep}`).not.toMatch(/^workspace:/);
+          // Exact for dependencies (workspace:*), a caret range for the client's optional peer (workspace:^).
+          if (dep.startsWith('@hosting-api/'))
+            expect([versions[dep], `^${versions[dep]}`], `${field}.${dep}`).toContain(range);
+        }
+
+      const readme = readFileSync(join(installed(name), 'README.md'), 'utf8');
+      expect(readme, 'README has an install section').toMatch(/^## Install/m);
+      expect(readme, 'README says how to install').toContain(`npm install `);
+      expect(readme).toContain(name);
+      expect(readme, 'README has an example').toMatch(/```(ts|js)\n/);
+
+      const targets = [
+        ...exportTargets(pkg.exports),
+        pkg.main,
+        pkg.types,
+        ...Object.values<string>(pkg.bin ?? {}),
+      ].filter(Boolean);
+      expect(targets.length).toBeGreaterThan(0);
+      for (const target of targets)
+        expect(existsSync(join(installed(name), target)), `${target} is in the package`).toBe(true);
+
+      if (LIBRARIES.includes(name)) {
+        const dot = pkg.exports['.'];
+        expect(dot.import.types).toMatch(/\.d\.ts$/);
+        expect(dot.import.default).toMatch(/\.js$/);
+        expect(dot.require.types).toMatch(/\.d\.cts$/);
+        expect(dot.require.default).toMatch(/\.cjs$/);
+      } else if (name !== '@hosting-api/openapi') {
+        expect(pkg.exports['.'].types).toMatch(/\.d\.ts$/);
+      }
+      const bin = BINS[name];
+      if (bin) {
+        expect(Object.keys(pkg.bin)).toEqual([bin]);
+        expect(
+          readFileSync(join(installed(name), pkg.bin[bin]), 'utf8').startsWith('#!/usr/bin/env node\n'),
+          'shebang',
+        ).toBe(true);
+        expect(existsSync(join(scratch, 'node_modules/.bin', bin)), `.bin/${bin}`).toBe(true);
+      } else expect(pkg.bin).toBeUndefined();
+    });
+
+    it.each(PUBLISHED)('%s: every package its built code loads is a declared dependency', (name) => {
+      const pkg = manifest(name);
+      const declared = new Set([
+        name,
+        ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
+      ]);
+      const dist = join(installed(name), 'dist');
+      const files = builtFiles(dist);
+      if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
+      for (const file of files)
+        for (const dep of importedPackages(readFileSync(file, 'utf8')))
+          expect(
+            declared.has(dep),
+            `${relative(installed(name), file)} loads ${dep}, which ${name} does not declare`,
+          ).toBe(true);
+    });
+
+    it('@hosting-api/openapi: the spec files resolve through its exports', () => {
+      const req = createRequire(join(scratch, 'index.js'));
+      const spec = JSON.parse(readFileSync(req.resolve('@hosting-api/openapi/openapi.json'), 'utf8'));
+      expect(spec.openapi).toMatch(/^3\.1\./);
+      expect(Object.keys(spec.paths).length).toBeGreaterThan(50);
+      expect(readFileSync(req.resolve('@hosting-api/openapi/openapi.yaml'), 'utf8')).toMatch(/^openapi: ['"]?3\.1/m);
+    });
+
+    it('types resolve for ESM and CommonJS TypeScript users (module nodenext)', () => {
+      const dir = join(scratch, 'types');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'esm.mts'), TYPES_ESM);
+      writeFileSync(join(dir, 'cjs.cts'), TYPES_CJS);
+      const tsconfig = {
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['esm.mts', 'cjs.cts'],
+      };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+      const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+      const r = run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
+      expect(r.out).toBe('');
+      expect(r.status).toBe(0);
+    });
+
+    // The machine's Node first, then the others; the Node builds are fetched (or found in the cache) once.
+    const nodeLines = [Number(process.versions.node.split('.')[0]), ...OTHER_NODE_LINES];
+    const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
+
+    it.each(nodeLines)(
+      'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations',
+      async (major) => {
+        const node = nodeOf(major);
+        const started = startBin(
+          scratch,
+          'hosting-api-sandbox',
+          ['--port', '0', '--speed', '0'],
+          /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/,
+          node,
+        );
+        sandbox = started.child;
+        try {
+          const [, baseUrl, authUrl] = await started.ready;
+          expect(baseUrl).toMatch(/\/v1$/);
+          for (const [file, format] of [
+            ['consumer.mjs', 'esm'],
+            ['consumer.cjs', 'cjs'],
+          ] as const) {
+            const r = run(node, [file, baseUrl!, authUrl!, 'sandbox-client', 'sandbox-secret'], scratch, 30_000);
+            expect(r.status, r.out).toBe(0);
+            const result = JSON.parse(r.out.trim().split('\n').at(-1)!);
+            expect(result.node).toMatch(new RegExp(`^v${major}\\.`));
+            expect(result.format).toBe(format);
+            // Each format got its own build: dist/index.js for import, dist/index.cjs for require.
+            const ext = format === 'esm' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
+            for (const resolved of result.resolved) expect(resolved).toMatch(ext);
+            expect(result).toMatchObject({ tokenStatus: 200, siteId: 123456, note: { subject: 'Packaging test' } });
+            expect(result.tokenLength).toBeGreaterThan(10);
+            expect(result.accountEmail).toMatch(/@/);
+            expect(result.note.id).not.toBe(42); // a new note, not the seeded one
+            if (format === 'cjs') expect(result.extra).toEqual({ startSandbox: 'function', startMock: 'function' });
+          }
+        } finally {
+          await stop(sandbox);
+        }
+      },
       INSTALL_TIMEOUT,
     );
-    timings.install = Date.now() - t;
-    if (r.status !== 0) throw new Error(`npm install of the tarballs failed:\n${r.out}`);
-    writeFileSync(join(scratch, 'consumer.mjs'), ESM_CONSUMER);
-    writeFileSync(join(scratch, 'consumer.cjs'), CJS_CONSUMER);
-  }, INSTALL_TIMEOUT + 60_000);
 
-  afterAll(async () => {
-    await Promise.all([stop(sandbox), stop(mock)]);
-    console.log(`packaging: pnpm pack ${timings.pack} ms, npm install ${timings.install} ms`);
-    if (work && !process.env.KEEP_PACKAGING_SCRATCH) rmSync(work, { recursive: true, force: true });
-  });
-
-  it.each(PUBLISHED)('%s: manifest, files and exports', (name) => {
-    const pkg = manifest(name);
-    expect(pkg.version).toBe(versions[name]);
-    expect(pkg.description, 'description').toMatch(/\S{3}/);
-    expect(pkg.license).toBe('MIT');
-    expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
-    expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
-    expect(pkg.engines).toEqual({ node: '>=20.19' });
-    expect(pkg.files, 'files').toEqual(expect.arrayContaining(['dist']));
-    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
-      for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
-        expect(range, `${field}.${dep}`).not.toMatch(/^workspace:/);
-        // Exact for dependencies (workspace:*), a caret range for the client's optional peer (workspace:^).
-        if (dep.startsWith('@hosting-api/')) expect([versions[dep], `^${versions[dep]}`], `${field}.${dep}`).toContain(range);
-      }
-
-    const readme = readFileSync(join(installed(name), 'README.md'), 'utf8');
-    expect(readme, 'README has an install section').toMatch(/^## Install/m);
-    expect(readme, 'README says how to install').toContain(`npm install `);
-    expect(readme).toContain(name);
-    expect(readme, 'README has an example').toMatch(/```(ts|js)\n/);
-
-    const targets = [...exportTargets(pkg.exports), pkg.main, pkg.types, ...Object.values<string>(pkg.bin ?? {})].filter(Boolean);
-    expect(targets.length).toBeGreaterThan(0);
-    for (const target of targets) expect(existsSync(join(installed(name), target)), `${target} is in the package`).toBe(true);
-
-    if (LIBRARIES.includes(name)) {
-      const dot = pkg.exports['.'];
-      expect(dot.import.types).toMatch(/\.d\.ts$/);
-      expect(dot.import.default).toMatch(/\.js$/);
-      expect(dot.require.types).toMatch(/\.d\.cts$/);
-      expect(dot.require.default).toMatch(/\.cjs$/);
-    } else if (name !== '@hosting-api/openapi') {
-      expect(pkg.exports['.'].types).toMatch(/\.d\.ts$/);
-    }
-    const bin = BINS[name];
-    if (bin) {
-      expect(Object.keys(pkg.bin)).toEqual([bin]);
-      expect(readFileSync(join(installed(name), pkg.bin[bin]), 'utf8').startsWith('#!/usr/bin/env node\n'), 'shebang').toBe(true);
-      expect(existsSync(join(scratch, 'node_modules/.bin', bin)), `.bin/${bin}`).toBe(true);
-    } else expect(pkg.bin).toBeUndefined();
-  });
-
-  it.each(PUBLISHED)('%s: every package its built code loads is a declared dependency', (name) => {
-    const pkg = manifest(name);
-    const declared = new Set([name, ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies })]);
-    const dist = join(installed(name), 'dist');
-    const files = builtFiles(dist);
-    if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
-    for (const file of files)
-      for (const dep of importedPackages(readFileSync(file, 'utf8')))
-        expect(declared.has(dep), `${relative(installed(name), file)} loads ${dep}, which ${name} does not declare`).toBe(true);
-  });
-
-  it('@hosting-api/openapi: the spec files resolve through its exports', () => {
-    const req = createRequire(join(scratch, 'index.js'));
-    const spec = JSON.parse(readFileSync(req.resolve('@hosting-api/openapi/openapi.json'), 'utf8'));
-    expect(spec.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(spec.paths).length).toBeGreaterThan(50);
-    expect(readFileSync(req.resolve('@hosting-api/openapi/openapi.yaml'), 'utf8')).toMatch(/^openapi: ['"]?3\.1/m);
-  });
-
-  it('types resolve for ESM and CommonJS TypeScript users (module nodenext)', () => {
-    const dir = join(scratch, 'types');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'esm.mts'), TYPES_ESM);
-    writeFileSync(join(dir, 'cjs.cts'), TYPES_CJS);
-    const tsconfig = {
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] },
-      files: ['esm.mts', 'cjs.cts'],
-    };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
-    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    const r = run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
-    expect(r.out).toBe('');
-    expect(r.status).toBe(0);
-  });
-
-  // The machine's Node first, then the others; the Node builds are fetched (or found in the cache) once.
-  const nodeLines = [Number(process.versions.node.split('.')[0]), ...OTHER_NODE_LINES];
-  const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
-
-  it.each(nodeLines)('Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations', async (major) => {
-    const node = nodeOf(major);
-    const started = startBin(scratch, 'hosting-api-sandbox', ['--port', '0', '--speed', '0'], /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/, node);
-    sandbox = started.child;
-    try {
-      const [, baseUrl, authUrl] = await started.ready;
-      expect(baseUrl).toMatch(/\/v1$/);
-      for (const [file, format] of [['consumer.mjs', 'esm'], ['consumer.cjs', 'cjs']] as const) {
-        const r = run(node, [file, baseUrl!, authUrl!, 'sandbox-client', 'sandbox-secret'], scratch, 30_000);
-        expect(r.status, r.out).toBe(0);
-        const result = JSON.parse(r.out.trim().split('\n').at(-1)!);
-        expect(result.node).toMatch(new RegExp(`^v${major}\\.`));
-        expect(result.format).toBe(format);
-        // Each format got its own build: dist/index.js for import, dist/index.cjs for require.
-        const ext = format === 'esm' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
-        for (const resolved of result.resolved) expect(resolved).toMatch(ext);
-        expect(result).toMatchObject({ tokenStatus: 200, siteId: 123456, note: { subject: 'Packaging test' } });
-        expect(result.tokenLength).toBeGreaterThan(10);
-        expect(result.accountEmail).toMatch(/@/);
-        expect(result.note.id).not.toBe(42); // a new note, not the seeded one
-        if (format === 'cjs') expect(result.extra).toEqual({ startSandbox: 'function', startMock: 'function' });
-      }
-    } finally {
-      await stop(sandbox);
-    }
-  }, INSTALL_TIMEOUT);
-
-  it.each(nodeLines)('Node %i: the mock bin starts (Prism from the installed dependencies) and answers the same consumer', async (major) => {
-    const node = nodeOf(major);
-    const started = startBin(scratch, 'hosting-api-mock', ['--port', '0', '--quiet'], /base URL:\s+(http:\S+)\n\s*auth URL:\s+(http:\S+)\n/, node);
-    mock = started.child;
-    try {
-      const [, baseUrl, authUrl] = await started.ready;
-      const r = run(node, ['consumer.mjs', baseUrl!, authUrl!, 'any', 'any'], scratch, 30_000);
-      expect(r.status, r.out).toBe(0);
-      expect(JSON.parse(r.out.trim().split('\n').at(-1)!)).toMatchObject({ node: expect.stringMatching(new RegExp(`^v${major}\\.`)), format: 'esm', tokenStatus: 200, siteId: 123456 });
-    } finally {
-      await stop(mock);
-    }
-  }, 120_000);
-});
+    it.each(nodeLines)(
+      'Node %i: the mock bin starts (Prism from the installed dependencies) and answers the same consumer',
+      async (major) => {
+        const node = nodeOf(major);
+        const started = startBin(
+          scratch,
+          'hosting-api-mock',
+          ['--port', '0', '--quiet'],
+          /base URL:\s+(http:\S+)\n\s*auth URL:\s+(http:\S+)\n/,
+          node,
+        );
+        mock = started.child;
+        try {
+          const [, baseUrl, authUrl] = await started.ready;
+          const r = run(node, ['consumer.mjs', baseUrl!, authUrl!, 'any', 'any'], scratch, 30_000);
+          expect(r.status, r.out).toBe(0);
+          expect(JSON.parse(r.out.trim().split('\n').at(-1)!)).toMatchObject({
+            node: expect.stringMatching(new RegExp(`^v${major}\\.`)),
+            format: 'esm',
+            tokenStatus: 200,
+            siteId: 123456,
+          });
+        } finally {
+          await stop(mock);
+        }
+      },
+      120_000,
+    );
+  },
+);
 
 if (problem !== undefined)
   describe('packaging', () => {

@@ -62,7 +62,11 @@ function parseArgs(argv) {
 
 function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
-  return { status: r.status ?? 1, stdout: r.stdout ?? '', stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
+  return {
+    status: r.status ?? 1,
+    stdout: r.stdout ?? '',
+    stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+  };
 }
 
 const semver = (v) => v.split(/[.+-]/).slice(0, 3).map(Number);
@@ -91,8 +95,11 @@ export function lastRelease(name, { repo, npm }) {
 /** Writes the last release's bundled spec into `work` and returns its path. */
 function fetchBaseSpec(release, { repo, work }) {
   if (release.source === 'npm') {
-    const r = run('npm', ['pack', `${SPEC_PKG}@${release.version}`, '--pack-destination', work, '--json'], { cwd: work });
-    if (r.status !== 0) throw new Error(`npm pack ${SPEC_PKG}@${release.version} failed: ${r.stderr.trim().split('\n').at(-1)}`);
+    const r = run('npm', ['pack', `${SPEC_PKG}@${release.version}`, '--pack-destination', work, '--json'], {
+      cwd: work,
+    });
+    if (r.status !== 0)
+      throw new Error(`npm pack ${SPEC_PKG}@${release.version} failed: ${r.stderr.trim().split('\n').at(-1)}`);
     const [{ filename }] = JSON.parse(r.stdout);
     const x = run('tar', ['-xzf', join(work, filename), '-C', work, 'package/dist/openapi.json']);
     if (x.status !== 0) throw new Error(`${filename} has no dist/openapi.json: ${x.stderr.trim()}`);
@@ -100,13 +107,24 @@ function fetchBaseSpec(release, { repo, work }) {
   }
   // dist/ is not committed: bundle the spec sources as they were at the tag.
   const src = join(work, 'src');
-  const archive = run('sh', ['-c', `mkdir -p "${src}" && git archive "${release.tag}" spec redocly.yaml | tar -x -C "${src}"`], { cwd: repo });
+  const archive = run(
+    'sh',
+    ['-c', `mkdir -p "${src}" && git archive "${release.tag}" spec redocly.yaml | tar -x -C "${src}"`],
+    { cwd: repo },
+  );
   if (archive.status !== 0) throw new Error(`cannot read ${release.tag}: ${archive.stderr.trim()}`);
   const out = join(work, 'base.json');
-  const bundle = run(process.execPath, [redoclyCli, 'bundle', join(src, 'spec/openapi.yaml'), '--config', join(src, 'redocly.yaml'), '-o', out], {
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-  });
-  if (bundle.status !== 0 || !existsSync(out)) throw new Error(`cannot bundle the spec of ${release.tag}: ${bundle.stderr.trim().split('\n').slice(-3).join(' / ')}`);
+  const bundle = run(
+    process.execPath,
+    [redoclyCli, 'bundle', join(src, 'spec/openapi.yaml'), '--config', join(src, 'redocly.yaml'), '-o', out],
+    {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    },
+  );
+  if (bundle.status !== 0 || !existsSync(out))
+    throw new Error(
+      `cannot bundle the spec of ${release.tag}: ${bundle.stderr.trim().split('\n').slice(-3).join(' / ')}`,
+    );
   return out;
 }
 
@@ -116,9 +134,13 @@ export function diffSpecs(base, revision, work) {
   // Our own config: the repository's redocly.yaml does not extend diff-recommended, and without
   // it redocly diff rates every change as patch.
   const config = join(here, 'redocly-diff.yaml');
-  const r = run(process.execPath, [redoclyCli, 'diff', base, revision, '--config', config, '--format', 'json', '--fail-on', 'none', '-o', out], {
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-  });
+  const r = run(
+    process.execPath,
+    [redoclyCli, 'diff', base, revision, '--config', config, '--format', 'json', '--fail-on', 'none', '-o', out],
+    {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    },
+  );
   if (r.status !== 0 || !existsSync(out)) {
     throw new Error(`redocly diff failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`);
   }
@@ -158,7 +180,11 @@ function majorCoverage({ repo, changesets, npm }) {
     if (released && current && semver(current)[0] > semver(released.version)[0]) {
       return { name, ok: true, why: `version ${current} is a major above the released ${released.version}` };
     }
-    return { name, ok: false, why: pending ? `its changeset ${pending.file} is only ${pending.bump}` : 'no changeset bumps it major' };
+    return {
+      name,
+      ok: false,
+      why: pending ? `its changeset ${pending.file} is only ${pending.bump}` : 'no changeset bumps it major',
+    };
   });
 }
 
@@ -172,7 +198,9 @@ export function main(argv) {
   const revision = opts.revision ?? join(repo, 'spec/dist/openapi.json');
   const changesets = opts.changesets ?? join(repo, '.changeset');
   if (!existsSync(revision)) {
-    throw new UsageError(`${relative(process.cwd(), revision)} not found. Bundle the spec first: pnpm --filter ${SPEC_PKG} bundle`);
+    throw new UsageError(
+      `${relative(process.cwd(), revision)} not found. Bundle the spec first: pnpm --filter ${SPEC_PKG} bundle`,
+    );
   }
   const work = mkdtempSync(join(tmpdir(), 'spec-diff-'));
   try {
@@ -181,7 +209,9 @@ export function main(argv) {
     if (!base) {
       const release = lastRelease(SPEC_PKG, { repo, npm: opts.npm });
       if (!release) {
-        console.log(`spec:diff: no release of ${SPEC_PKG} yet (not on npm, no git tag ${SPEC_PKG}@x.y.z): nothing to compare against, passing.`);
+        console.log(
+          `spec:diff: no release of ${SPEC_PKG} yet (not on npm, no git tag ${SPEC_PKG}@x.y.z): nothing to compare against, passing.`,
+        );
         return 0;
       }
       base = fetchBaseSpec(release, { repo, work });
@@ -192,7 +222,9 @@ export function main(argv) {
 
     const report = diffSpecs(base, revision, work);
     const { major = 0, minor = 0, patch = 0 } = report.summary ?? {};
-    console.log(`spec:diff: ${baseLabel} → ${relative(process.cwd(), revision)}: ${major} major, ${minor} minor, ${patch} patch change(s).`);
+    console.log(
+      `spec:diff: ${baseLabel} → ${relative(process.cwd(), revision)}: ${major} major, ${minor} minor, ${patch} patch change(s).`,
+    );
     if (major === 0) return 0;
 
     console.log('Breaking changes:');

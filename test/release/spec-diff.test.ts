@@ -14,7 +14,11 @@ const bundled = join(root, 'spec/dist/openapi.json');
 type Json = Record<string, any>;
 
 function runGate(args: string[], cwd = root) {
-  const r = spawnSync(process.execPath, [gate, ...args], { cwd, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+  const r = spawnSync(process.execPath, [gate, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+  });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -37,7 +41,9 @@ function addRequiredRequestField(spec: Json): Json {
 
 function changeset(dir: string, name: string, bumps: Record<string, string>) {
   mkdirSync(dir, { recursive: true });
-  const front = Object.entries(bumps).map(([pkg, bump]) => `"${pkg}": ${bump}`).join('\n');
+  const front = Object.entries(bumps)
+    .map(([pkg, bump]) => `"${pkg}": ${bump}`)
+    .join('\n');
   writeFileSync(join(dir, name), `---\n${front}\n---\n\nNotes lose \`author\`; creating a note needs \`priority\`.\n`);
 }
 
@@ -117,7 +123,14 @@ describe('spec:diff breaking-change gate', () => {
     beforeAll(() => {
       // A scratch repository holding the spec sources, as a clean clone of main would.
       repo = join(work, 'repo');
-      for (const p of ['spec/openapi.yaml', 'spec/paths', 'spec/components', 'spec/webhooks', 'spec/lint', 'redocly.yaml']) {
+      for (const p of [
+        'spec/openapi.yaml',
+        'spec/paths',
+        'spec/components',
+        'spec/webhooks',
+        'spec/lint',
+        'redocly.yaml',
+      ]) {
         cpSync(join(root, p), join(repo, p), { recursive: true });
       }
       git('init', '-q');
@@ -126,7 +139,15 @@ describe('spec:diff breaking-change gate', () => {
 
     it('passes with a clear message while nothing has been released', () => {
       writeFileSync(join(work, 'repo-revision.json'), readFileSync(bundled));
-      const r = runGate(['--repo', repo, '--revision', join(work, 'repo-revision.json'), '--changesets', join(repo, '.changeset'), '--no-npm']);
+      const r = runGate([
+        '--repo',
+        repo,
+        '--revision',
+        join(work, 'repo-revision.json'),
+        '--changesets',
+        join(repo, '.changeset'),
+        '--no-npm',
+      ]);
       expect(r.status).toBe(0);
       expect(r.out).toContain('no release of @hosting-api/openapi yet');
     });
@@ -142,8 +163,13 @@ describe('spec:diff breaking-change gate', () => {
       expect(r.out).toMatch(/property-removed/);
       expect(r.status).toBe(1);
 
-      changeset(join(repo, '.changeset'), 'major.md', { '@hosting-api/openapi': 'major', '@hosting-api/client': 'major' });
-      expect(runGate(['--repo', repo, '--revision', revision, '--changesets', join(repo, '.changeset'), '--no-npm']).status).toBe(0);
+      changeset(join(repo, '.changeset'), 'major.md', {
+        '@hosting-api/openapi': 'major',
+        '@hosting-api/client': 'major',
+      });
+      expect(
+        runGate(['--repo', repo, '--revision', revision, '--changesets', join(repo, '.changeset'), '--no-npm']).status,
+      ).toBe(0);
     });
   });
 });

@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '@hosting-api/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 interface Answer {
@@ -65,7 +65,12 @@ beforeAll(async () => {
     res.end('ok');
   });
   const forwarderPort = await listen(forwarder);
-  sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z', webhookUrl: `http://127.0.0.1:${forwarderPort}/hooks` });
+  sandbox = await startSandbox({
+    port: 0,
+    speed: 0,
+    startTime: '2026-11-02T09:00:00.000Z',
+    webhookUrl: `http://127.0.0.1:${forwarderPort}/hooks`,
+  });
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -81,15 +86,23 @@ async function proxy(drifts: Drift[]): Promise<{ url: string; close(): Promise<v
       body: req.body.length ? new Uint8Array(req.body) : undefined,
     });
     const headers: Record<string, string> = {};
-    res.headers.forEach((v, k) => (headers[k] = v));
+    res.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
     delete headers['content-length'];
     delete headers['transfer-encoding'];
     return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
   };
   const server = http.createServer(async (incoming, res) => {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(incoming.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
-    const req: Request = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers, body: await readBody(incoming) };
+    for (const [k, v] of Object.entries(incoming.headers))
+      if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
+    const req: Request = {
+      method: incoming.method ?? 'GET',
+      path: incoming.url ?? '/',
+      headers,
+      body: await readBody(incoming),
+    };
     let answer: Answer | undefined;
     for (const drift of drifts) answer ??= await drift(req, upstream);
     answer ??= await upstream(req);
@@ -104,7 +117,11 @@ async function validToken(): Promise<string> {
   const res = await fetch(`${sandbox.authUrl}/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'sandbox-client',
+      client_secret: 'sandbox-secret',
+    }),
   });
   return ((await res.json()) as { data: { access_token: string } }).data.access_token;
 }
@@ -121,7 +138,10 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
   const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
   const withResults = script === 'contract/run.mjs' ? ['--results', resultsFile] : [];
-  const child = spawn(process.execPath, [script, ...args, ...withResults], { cwd: contractDir, env: { ...clean, ...env } });
+  const child = spawn(process.execPath, [script, ...args, ...withResults], {
+    cwd: contractDir,
+    env: { ...clean, ...env },
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -148,7 +168,8 @@ const liveEnv = (url: string): Record<string, string> => ({
 });
 function failures(outcome: Outcome): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const r of outcome.results.filter((x) => x.outcome === 'fail')) out[r.key] = `${out[r.key] ?? ''}${(r.errors ?? []).join('; ')} | `;
+  for (const r of outcome.results.filter((x) => x.outcome === 'fail'))
+    out[r.key] = `${out[r.key] ?? ''}${(r.errors ?? []).join('; ')} | `;
   return out;
 }
 
@@ -158,7 +179,8 @@ const issued = new Set<string>();
 const revoked = new Set<string>();
 /** Remembers the tokens the sandbox issues and the ones the gate revokes. */
 const observeTokens: Drift = async (req, upstream) => {
-  if (req.method === 'POST' && req.path === '/auth/revoke') revoked.add(new URLSearchParams(req.body.toString('utf8')).get('token') ?? '');
+  if (req.method === 'POST' && req.path === '/auth/revoke')
+    revoked.add(new URLSearchParams(req.body.toString('utf8')).get('token') ?? '');
   if (req.method !== 'POST' || req.path !== '/auth/token') return undefined;
   const answer = await upstream(req);
   if (answer.status === 200) issued.add(json(answer).data.access_token);
@@ -169,12 +191,18 @@ const swapToken = async (req: Request, upstream: (r: Request) => Promise<Answer>
 
 const SERVICE_DRIFTS: Record<string, [Drift, string, RegExp]> = {
   'a garbage token accepted': [
-    async (req, upstream) => (req.method === 'GET' && /^\/v1\/sites\/\d+$/.test(req.path) && bearer(req)?.startsWith('garbage') ? swapToken(req, upstream) : undefined),
+    async (req, upstream) =>
+      req.method === 'GET' && /^\/v1\/sites\/\d+$/.test(req.path) && bearer(req)?.startsWith('garbage')
+        ? swapToken(req, upstream)
+        : undefined,
     'getSite 401',
     /auth probe with a garbage token: status 200, expected 401/,
   ],
   'a revoked token accepted': [
-    async (req, upstream) => (req.method === 'GET' && /^\/v1\/sites\/\d+\/notes(\?.*)?$/.test(req.path) && revoked.has(bearer(req) ?? '') ? swapToken(req, upstream) : undefined),
+    async (req, upstream) =>
+      req.method === 'GET' && /^\/v1\/sites\/\d+\/notes(\?.*)?$/.test(req.path) && revoked.has(bearer(req) ?? '')
+        ? swapToken(req, upstream)
+        : undefined,
     'listSiteNotes 401',
     /auth probe with a token the gate revoked: status 200, expected 401/,
   ],
@@ -227,8 +255,12 @@ describe('contract gate against a drifting service (auth probes, token responses
       const outcome = await run('contract/run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(0);
       const keys = new Set(outcome.results.filter((r) => r.outcome === 'pass').map((r) => r.key));
-      for (const [, key] of Object.values(SERVICE_DRIFTS)) expect(keys.has(key), `${key}\n${outcome.output}`).toBe(true);
-      expect(outcome.results.some((r) => r.name === 'auth probe: expired token' && r.outcome === 'pass'), outcome.output).toBe(true);
+      for (const [, key] of Object.values(SERVICE_DRIFTS))
+        expect(keys.has(key), `${key}\n${outcome.output}`).toBe(true);
+      expect(
+        outcome.results.some((r) => r.name === 'auth probe: expired token' && r.outcome === 'pass'),
+        outcome.output,
+      ).toBe(true);
     } finally {
       await p.close();
     }
@@ -240,7 +272,11 @@ describe('contract gate against a drifting service (auth probes, token responses
       const outcome = await run('contract/run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
       const found = failures(outcome);
-      expect(Object.keys(found).sort(), outcome.output).toEqual(Object.values(SERVICE_DRIFTS).map(([, key]) => key).sort());
+      expect(Object.keys(found).sort(), outcome.output).toEqual(
+        Object.values(SERVICE_DRIFTS)
+          .map(([, key]) => key)
+          .sort(),
+      );
       for (const [name, [, key, message]] of Object.entries(SERVICE_DRIFTS)) expect(found[key], name).toMatch(message);
     } finally {
       await p.close();
@@ -260,7 +296,9 @@ describe('contract gate against a drifting service (auth probes, token responses
     try {
       const outcome = await run('contract/run.mjs', ['--live', '--only', 'getSite'], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
-      expect(failures(outcome)['getSite 200'], outcome.output).toMatch(/token response .* does not match the spec: body\/data must have required property 'expires_in'/);
+      expect(failures(outcome)['getSite 200'], outcome.output).toMatch(
+        /token response .* does not match the spec: body\/data must have required property 'expires_in'/,
+      );
     } finally {
       await p.close();
     }
@@ -281,7 +319,10 @@ const WORKFLOW_DRIFTS: Record<string, [Drift, string]> = {
     'maintenance-mode',
   ],
   'a step whose state does not change (enable leaves the site disabled)': [
-    async (req, upstream) => (req.method === 'PUT' && /^\/v1\/sites\/\d+\/enable$/.test(req.path) ? upstream({ ...req, method: 'GET', path: req.path.replace(/\/enable$/, ''), body: Buffer.alloc(0) }) : undefined),
+    async (req, upstream) =>
+      req.method === 'PUT' && /^\/v1\/sites\/\d+\/enable$/.test(req.path)
+        ? upstream({ ...req, method: 'GET', path: req.path.replace(/\/enable$/, ''), body: Buffer.alloc(0) })
+        : undefined,
     'site-disable-enable',
   ],
   'a fourth on-demand backup of a type accepted': [
@@ -290,7 +331,14 @@ const WORKFLOW_DRIFTS: Record<string, [Drift, string]> = {
       const answer = await upstream(req);
       if (answer.status !== 400) return answer;
       const type = JSON.parse(req.body.toString('utf8')).backup_type;
-      return withJson({ ...answer, status: 200 }, { message: 'Success', data: { id: null, requestId: 'drift', siteId: 1, status: 'creating', type }, errors: null });
+      return withJson(
+        { ...answer, status: 200 },
+        {
+          message: 'Success',
+          data: { id: null, requestId: 'drift', siteId: 1, status: 'creating', type },
+          errors: null,
+        },
+      );
     },
     'ondemand-backups-limit',
   ],
@@ -299,13 +347,17 @@ const WORKFLOW_DRIFTS: Record<string, [Drift, string]> = {
       if (req.method !== 'GET' || !/^\/v1\/sites\/\d+\/notes(\?.*)?$/.test(req.path)) return undefined;
       const answer = await upstream(req);
       const body = json(answer);
-      if (Array.isArray(body.data)) body.data = body.data.filter((n: { subject: string }) => n.subject !== 'Arazzo workflow note');
+      if (Array.isArray(body.data))
+        body.data = body.data.filter((n: { subject: string }) => n.subject !== 'Arazzo workflow note');
       return withJson(answer, body);
     },
     'notes-lifecycle',
   ],
   'a revoked token that keeps working': [
-    async (req) => (req.method === 'POST' && req.path === '/auth/revoke' ? { status: 200, headers: {}, body: Buffer.alloc(0) } : undefined),
+    async (req) =>
+      req.method === 'POST' && req.path === '/auth/revoke'
+        ? { status: 200, headers: {}, body: Buffer.alloc(0) }
+        : undefined,
     'token-revoke-then-401',
   ],
 };
@@ -341,7 +393,9 @@ describe('contract workflows against a drifting service (state, behaviour across
       delete env.CONTRACT_ALLOW_WRITES;
       const outcome = await run('contract/workflows.mjs', ['--live'], env);
       expect(outcome.code, outcome.output).toBe(0);
-      expect(outcome.output).toMatch(/skipped notes-lifecycle: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it/);
+      expect(outcome.output).toMatch(
+        /skipped notes-lifecycle: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it/,
+      );
       expect(outcome.output).toMatch(/skipped expired-token-401: needs the sandbox clock/);
       expect(outcome.output).toMatch(/[1-9]\d* run: [1-9]\d* passed, 0 failed/);
       const writes = seen.filter((line) => !line.startsWith('GET ') && !/^POST \/auth\/(token|revoke)$/.test(line));
@@ -368,10 +422,14 @@ describe('contract workflows against a drifting service (state, behaviour across
       const outcome = await runWorkflows(Object.values(WORKFLOW_DRIFTS).map(([drift]) => drift));
       expect(outcome.code, outcome.output).toBe(1);
       expect(failedWorkflows(outcome.output), outcome.output).toEqual(WORKFLOWS.slice().sort());
-      expect(outcome.output).toMatch(/INVALID webhook git_deploy_completed #\d+: payload\/git must have required property 'state'/);
+      expect(outcome.output).toMatch(
+        /INVALID webhook git_deploy_completed #\d+: payload\/git must have required property 'state'/,
+      );
       // The state-only field is caught by the spec's schema too (the runner's recorder), not only
       // by the workflow's criteria.
-      expect(outcome.output).toMatch(/SCHEMA getSite 200 \(GET \/sites\/\d+\): body\/data\/maintenanceModeStatus must be equal to one of the allowed values/);
+      expect(outcome.output).toMatch(
+        /SCHEMA getSite 200 \(GET \/sites\/\d+\): body\/data\/maintenanceModeStatus must be equal to one of the allowed values/,
+      );
     } finally {
       webhookDrift = undefined;
     }

@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RunningMock, startMock } from '@hosting-api/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '@hosting-api/mock';
 
 type Json = Record<string, unknown> & { data: Record<string, unknown> };
 
@@ -49,7 +49,9 @@ function deviatingServer(mockUrl: string, deviation: Deviation): Promise<{ url: 
     const text = await upstream.text();
     if (target && deviation.success && upstream.status === 200) {
       const out = deviation.success(upstream.status, JSON.parse(text) as Json);
-      res.writeHead(out.status, { 'content-type': deviation.contentType ?? 'application/json' }).end(JSON.stringify(out.body));
+      res
+        .writeHead(out.status, { 'content-type': deviation.contentType ?? 'application/json' })
+        .end(JSON.stringify(out.body));
       return;
     }
     // The spec documents WWW-Authenticate on 401 answers (issue 12): pass it on as the mock sent it.
@@ -80,7 +82,10 @@ interface Outcome {
 /** Runs contract/run.mjs with the given arguments and environment; collects output and results. */
 function runContract(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
   const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
-  const child = spawn(process.execPath, ['contract/run.mjs', ...args, '--results', resultsFile], { cwd: join(__dirname, '..'), env });
+  const child = spawn(process.execPath, ['contract/run.mjs', ...args, '--results', resultsFile], {
+    cwd: join(__dirname, '..'),
+    env,
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -98,7 +103,8 @@ function runContract(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
 }
 
 /** Runs the contract gate (only getSite) against the given server. */
-const runGate = (url: string) => runContract(['--mock', '--only', 'getSite'], { ...process.env, CONTRACT_MOCK_URL: url });
+const runGate = (url: string) =>
+  runContract(['--mock', '--only', 'getSite'], { ...process.env, CONTRACT_MOCK_URL: url });
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -118,14 +124,19 @@ async function gateAgainst(deviation: Deviation): Promise<Outcome> {
 }
 
 function failuresOf(outcome: Outcome): Record<string, string> {
-  return Object.fromEntries(outcome.results.filter((r) => r.outcome === 'fail').map((r) => [r.key, (r.errors ?? []).join('; ')]));
+  return Object.fromEntries(
+    outcome.results.filter((r) => r.outcome === 'fail').map((r) => [r.key, (r.errors ?? []).join('; ')]),
+  );
 }
 
 describe('contract gate', () => {
   it('passes a server that keeps the contract (the control case)', async () => {
     const outcome = await gateAgainst({});
     expect(outcome.code, outcome.output).toBe(0);
-    const passed = outcome.results.filter((r) => r.outcome === 'pass').map((r) => r.key).sort();
+    const passed = outcome.results
+      .filter((r) => r.outcome === 'pass')
+      .map((r) => r.key)
+      .sort();
     expect(passed).toEqual(['getSite 200', 'getSite 401', 'getSite 404']);
   });
 
@@ -147,20 +158,45 @@ describe('contract gate', () => {
     ['a wrong status', { success: (_s, body) => ({ status: 201, body }) }, 'getSite 200', /status 201, expected 200/],
     [
       'a missing required field',
-      { success: (s, body) => (delete body.data.name, { status: s, body }) },
+      {
+        success: (s, body) => {
+          delete body.data.name;
+          return { status: s, body };
+        },
+      },
       'getSite 200',
       /body\/data must have required property 'name'/,
     ],
-    ['a wrong type', { success: (s, body) => ((body.data.name = 5), { status: s, body }) }, 'getSite 200', /body\/data\/name must be string/],
+    [
+      'a wrong type',
+      {
+        success: (s, body) => {
+          body.data.name = 5;
+          return { status: s, body };
+        },
+      },
+      'getSite 200',
+      /body\/data\/name must be string/,
+    ],
     [
       'a value outside an enum',
-      { success: (s, body) => ((body.data.edgeCache = 'sometimes'), { status: s, body }) },
+      {
+        success: (s, body) => {
+          body.data.edgeCache = 'sometimes';
+          return { status: s, body };
+        },
+      },
       'getSite 200',
       /body\/data\/edgeCache must be equal to one of the allowed values/,
     ],
     [
       'null where not nullable',
-      { success: (s, body) => ((body.data.name = null), { status: s, body }) },
+      {
+        success: (s, body) => {
+          body.data.name = null;
+          return { status: s, body };
+        },
+      },
       'getSite 200',
       /body\/data\/name must be string/,
     ],
@@ -170,7 +206,12 @@ describe('contract gate', () => {
       'getSite 200',
       /body must have required property 'message'/,
     ],
-    ['200 without a token', { unauthorised: (body) => ({ status: 200, body }) }, 'getSite 401', /status 200, expected 401/],
+    [
+      '200 without a token',
+      { unauthorised: (body) => ({ status: 200, body }) },
+      'getSite 401',
+      /status 200, expected 401/,
+    ],
   ];
 
   it.each(cases)('reports %s', async (_name, deviation, key, message) => {
@@ -193,7 +234,8 @@ describe('contract:live', () => {
   it('names the missing variables in one message, without a stack trace', async () => {
     const outcome = await runLive({ CONTRACT_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(outcome.code).toBe(2);
-    for (const name of ['CONTRACT_AUTH_URL', 'CONTRACT_CLIENT_ID', 'CONTRACT_CLIENT_SECRET']) expect(outcome.output).toContain(name);
+    for (const name of ['CONTRACT_AUTH_URL', 'CONTRACT_CLIENT_ID', 'CONTRACT_CLIENT_SECRET'])
+      expect(outcome.output).toContain(name);
     expect(outcome.output).not.toContain('CONTRACT_BASE_URL ');
     expect(outcome.output).not.toMatch(/\n\s+at /);
   });
@@ -249,12 +291,21 @@ describe('contract:live', () => {
     for (const key of ['updateSite 200', 'deleteSite 200', 'createSiteNote 200', 'deleteSite 401']) {
       expect(outcomeOf(outcome, key), key).toBe('skip');
     }
-    for (const key of ['getSite 200', 'getSite 401', 'searchSites 200', 'createAccessToken 200', 'revokeAccessToken 200']) {
+    for (const key of [
+      'getSite 200',
+      'getSite 401',
+      'searchSites 200',
+      'createAccessToken 200',
+      'revokeAccessToken 200',
+    ]) {
       expect(outcomeOf(outcome, key), key).toBe('pass');
     }
     // Only the token operations and the read-only search reach the target with anything but GET.
     const writes = seen.filter((line) => !line.startsWith('GET '));
-    expect(writes.every((line) => /^POST (\/auth\/token|\/auth\/revoke|\/v1\/sites\/search)\b/.test(line)), writes.join('\n')).toBe(true);
+    expect(
+      writes.every((line) => /^POST (\/auth\/token|\/auth\/revoke|\/v1\/sites\/search)\b/.test(line)),
+      writes.join('\n'),
+    ).toBe(true);
     expect(outcome.output).toContain('CONTRACT_ALLOW_WRITES=1');
   });
 
