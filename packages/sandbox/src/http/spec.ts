@@ -1,7 +1,6 @@
 // The operations of the bundled spec (@hosting-api/openapi's dist/openapi.json): every one is
 // registered as a route, so the sandbox and the spec cannot disagree on what exists.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
 
 export type ParamType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
 
@@ -32,18 +31,12 @@ interface RawOp {
   responses: Record<string, unknown>;
 }
 
-export function loadSpec(): { spec: Record<string, any>; operations: SpecOperation[] } {
-  const require = createRequire(import.meta.url);
-  let file: string;
-  try {
-    file = require.resolve('@hosting-api/openapi/openapi.json');
-  } catch {
-    throw new Error(
-      'Cannot find @hosting-api/openapi/openapi.json. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle',
-    );
-  }
-  const spec = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
-  return { spec, operations: operationsOf(spec) };
+let loaded: Promise<{ model: SpecModel; operations: SpecOperation[] }> | undefined;
+
+/** The spec model of the bundled spec and its operations (read once per process). */
+export function loadSpec(): Promise<{ model: SpecModel; operations: SpecOperation[] }> {
+  loaded ??= loadModel().then((model) => ({ model, operations: operationsOf(model.document) }));
+  return loaded;
 }
 
 export function operationsOf(spec: Record<string, any>): SpecOperation[] {
