@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 const addFormats = addFormatsModule.default ?? addFormatsModule;
-const escape = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const mediaOf = (value) =>
   String(value ?? '')
     .split(';')[0]
@@ -38,9 +38,8 @@ export function createCheck(model) {
   ajv.addSchema({ ...model.document, $id: 'spec.json' });
   const validators = new Map();
   const validatorOf = (pointer) => {
-    let v = validators.get(pointer);
-    if (!v) validators.set(pointer, (v = ajv.compile({ $ref: `spec.json#${pointer}` })));
-    return v;
+    if (!validators.has(pointer)) validators.set(pointer, ajv.compile({ $ref: `spec.json#${pointer}` }));
+    return validators.get(pointer);
   };
   const operations = new Map(model.operations.map((o) => [o.operationId, o]));
 
@@ -54,7 +53,7 @@ export function createCheck(model) {
       return [`${where}: the ${name} is not JSON: ${String(body ?? '').slice(0, 120)}`];
     }
     if (!content[type]?.schema) return [];
-    const validate = validatorOf(`${pointer}/content/${escape(type)}/schema`);
+    const validate = validatorOf(`${pointer}/content/${escapePointer(type)}/schema`);
     return validate(data) ? [] : (validate.errors ?? []).map((e) => `${where}: ${name}${describeError(e)}`);
   };
 
@@ -70,7 +69,7 @@ export function createCheck(model) {
       const response = op.responses[code];
       const pointer = pointerOf(
         op.bundled.responses[code],
-        `/paths/${escape(op.path)}/${op.method}/responses/${escape(code)}`,
+        `/paths/${escapePointer(op.path)}/${op.method}/responses/${escapePointer(code)}`,
       );
       const problems = [];
       for (const [name, header] of Object.entries(response.headers ?? {})) {
@@ -104,13 +103,18 @@ export function createCheck(model) {
       const types = Object.keys(content);
       const type = types.find((t) => t.toLowerCase() === mediaOf(contentType));
       if (!type) {
-        const errors = [`${where}: Content-Type ${mediaOf(contentType) || '(none)'} not documented (${types.join(', ')})`];
+        const errors = [
+          `${where}: Content-Type ${mediaOf(contentType) || '(none)'} not documented (${types.join(', ')})`,
+        ];
         return { documented: true, errors };
       }
       const bundledItem = model.document.webhooks[event];
-      const itemPointer = pointerOf(bundledItem, `/webhooks/${escape(event)}`);
+      const itemPointer = pointerOf(bundledItem, `/webhooks/${escapePointer(event)}`);
       const bundledPost = model.follow(bundledItem).post;
-      const pointer = pointerOf(bundledPost.requestBody, `${pointerOf(bundledPost, `${itemPointer}/post`)}/requestBody`);
+      const pointer = pointerOf(
+        bundledPost.requestBody,
+        `${pointerOf(bundledPost, `${itemPointer}/post`)}/requestBody`,
+      );
       const errors = checkBody(content, pointer, type, text, where, 'payload');
       let payload;
       try {

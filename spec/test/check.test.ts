@@ -15,7 +15,10 @@ const fixture = () => ({
         responses: {
           '200': {
             description: 'ok',
-            headers: { 'X-Total': { required: true, schema: { type: 'integer' } }, 'X-Opt': { schema: { type: 'string' } } },
+            headers: {
+              'X-Total': { required: true, schema: { type: 'integer' } },
+              'X-Opt': { schema: { type: 'string' } },
+            },
             content: {
               ...json({ $ref: '#/components/schemas/Thing' }),
               'text/csv': { schema: { type: 'string' } },
@@ -30,7 +33,9 @@ const fixture = () => ({
   webhooks: {
     thing_done: {
       post: {
-        requestBody: { content: json({ type: 'object', required: ['state'], properties: { state: { enum: ['ok', 'failed'] } } }) },
+        requestBody: {
+          content: json({ type: 'object', required: ['state'], properties: { state: { enum: ['ok', 'failed'] } } }),
+        },
         responses: { '200': { description: 'ok' } },
       },
     },
@@ -45,7 +50,10 @@ const fixture = () => ({
       },
     },
     responses: {
-      NotFound: { description: 'gone', content: json({ type: 'object', required: ['message'], properties: { message: { type: 'string' } } }) },
+      NotFound: {
+        description: 'gone',
+        content: json({ type: 'object', required: ['message'], properties: { message: { type: 'string' } } }),
+      },
     },
   },
 });
@@ -64,12 +72,18 @@ describe('createCheck on a fixture', async () => {
   it('names what is wrong with an answer it does not document', () => {
     const where = 'getThing (GET /things/{id})';
     expect(check.response('nope', 200, ok, '{}')).toEqual(['nope is not an operation of the spec']);
-    expect(check.response('getThing', 500, ok, '{}')).toEqual([`${where} 500: status not documented (documented: 200, 204, 404)`]);
-    expect(check.response('getThing', 200, { 'content-type': 'text/csv' }, 'a')).toEqual([`${where} 200: required header X-Total missing`]);
+    expect(check.response('getThing', 500, ok, '{}')).toEqual([
+      `${where} 500: status not documented (documented: 200, 204, 404)`,
+    ]);
+    expect(check.response('getThing', 200, { 'content-type': 'text/csv' }, 'a')).toEqual([
+      `${where} 200: required header X-Total missing`,
+    ]);
     expect(check.response('getThing', 200, { 'X-Total': 1, 'content-type': 'text/html' }, 'a')).toEqual([
       `${where} 200: Content-Type text/html not documented (application/json, text/csv)`,
     ]);
-    expect(check.response('getThing', 204, {}, 'x')).toEqual([`${where} 204: a body (1 bytes) where the spec documents none`]);
+    expect(check.response('getThing', 204, {}, 'x')).toEqual([
+      `${where} 204: a body (1 bytes) where the spec documents none`,
+    ]);
     expect(check.response('getThing', 200, ok, '{oops')).toEqual([`${where} 200: the body is not JSON: {oops`]);
     // The schema is reached through the operation's $ref, formats are checked, extras are named.
     expect(check.response('getThing', 200, ok, JSON.stringify({ id: 'x', at: 'yesterday', more: 1 }))).toEqual([
@@ -84,7 +98,11 @@ describe('createCheck on a fixture', async () => {
   });
 
   it('checks a webhook delivery against webhooks:', () => {
-    expect(check.webhook('thing_done', 'application/json', '{"state":"ok"}')).toEqual({ documented: true, errors: [], payload: { state: 'ok' } });
+    expect(check.webhook('thing_done', 'application/json', '{"state":"ok"}')).toEqual({
+      documented: true,
+      errors: [],
+      payload: { state: 'ok' },
+    });
     expect(check.webhook('other', 'application/json', '{}')).toEqual({
       documented: false,
       errors: ['"other" is not in the spec\'s webhooks (thing_done)'],
@@ -97,7 +115,9 @@ describe('createCheck on a fixture', async () => {
       errors: ['webhook thing_done: payload/state must be equal to one of the allowed values: ["ok","failed"]'],
       payload: { state: 'late' },
     });
-    expect(check.webhook('thing_done', 'application/json', 'nope').errors).toEqual(['webhook thing_done: the payload is not JSON: nope']);
+    expect(check.webhook('thing_done', 'application/json', 'nope').errors).toEqual([
+      'webhook thing_done: the payload is not JSON: nope',
+    ]);
   });
 });
 
@@ -109,7 +129,9 @@ describe('createCheck on the spec', async () => {
     const op = model.operations.find((o) => o.responses['404'])!;
     const text = JSON.stringify({ message: model.messages.NotFound, data: null, errors: null });
     expect(check.response(op.operationId, 404, { 'content-type': 'application/json' }, text)).toEqual([]);
-    expect(check.response(op.operationId, 404, { 'content-type': 'application/json' }, '{"message":1}').length).toBeGreaterThan(0);
+    expect(
+      check.response(op.operationId, 404, { 'content-type': 'application/json' }, '{"message":1}').length,
+    ).toBeGreaterThan(0);
     for (const event of Object.keys(model.document.webhooks ?? {})) {
       const media = model.dereferenced.webhooks[event].post.requestBody.content['application/json'];
       const example = media.example ?? Object.values<any>(media.examples ?? {})[0]?.value;

@@ -21,7 +21,9 @@ export function specProblems(
   let given = headers as Record<string, string> | undefined;
   if (headers instanceof Headers) {
     given = {};
-    headers.forEach((value, name) => (given![name] = value));
+    headers.forEach((value, name) => {
+      given![name] = value;
+    });
   }
   return check.response(operationId, status, given ?? (none ? {} : { 'content-type': 'application/json' }), text);
 }

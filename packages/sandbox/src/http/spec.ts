@@ -34,8 +34,8 @@ export function loadSpec(): Promise<{ model: SpecModel; operations: SpecOperatio
 const METHODS = new Set(['get', 'post', 'put', 'delete', 'patch']);
 
 /** The type a parameter's (dereferenced) schema names, `null` aside; `string` when it names none. */
-const typeOf = (schema: any): ParamType => {
-  const t = Array.isArray(schema?.type) ? schema.type.find((x: string) => x !== 'null') : schema?.type;
+const typeOf = (schema: { type?: string | string[] } | undefined): ParamType => {
+  const t = Array.isArray(schema?.type) ? schema.type.find((x) => x !== 'null') : schema?.type;
   return (t ?? 'string') as ParamType;
 };
 
