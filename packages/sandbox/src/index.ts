@@ -84,9 +84,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onError,
     seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
   });
-  const { spec, operations } = loadSpec();
+  const { model, operations } = await loadSpec();
   const app = buildServer({
-    spec,
+    model,
     selfCheck: options.selfCheck === true,
     rt: runtime,
     operations,

@@ -92,7 +92,7 @@ describe('auth', () => {
       const r = await h.call('GET', '/account', undefined, { token });
       expect(r.status).toBe(401);
       expect(errorEnvelope(r).message).toBe('Unauthorized');
-      expect(specProblems('getAccount', r.status, r.body)).toEqual([]);
+      expect(specProblems('getAccount', r.status, r.body, r.headers)).toEqual([]);
     }
     const r = await h.call('GET', '/account', undefined, { token: null, headers: { authorization: 'Basic abc' } });
     expect(r.status).toBe(401);

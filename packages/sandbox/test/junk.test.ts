@@ -197,7 +197,7 @@ describe('junk to every operation', () => {
         const body = json && text ? JSON.parse(text) : text || undefined;
         expect(res.status, `${what}: ${text.slice(0, 300)}`).toBeLessThan(500);
         // Downloads (gzip, SQL) are checked by the self-check only.
-        if (json || !text) expect(specProblems(op.operationId, res.status, body), what).toEqual([]);
+        if (json || !text) expect(specProblems(op.operationId, res.status, body, res.headers), what).toEqual([]);
         if (res.status !== 401 && res.status !== 404) reachedPastLookup.add(op.operationId);
         total++;
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;

@@ -1,6 +1,6 @@
-// Types derived from the spec (src/generated/openapi.ts, made by `pnpm generate`): no hand-copied
+// Types derived from the spec (@hosting-api/openapi/types, openapi-typescript's output): no hand-copied
 // resource shapes. `Schema<'Site'>` is a component schema; the Op* helpers read an operation.
-import type { components, operations } from '../generated/openapi.js';
+import type { components, operations } from '@hosting-api/openapi/types';
 
 export type Schemas = components['schemas'];
 export type Schema<K extends keyof Schemas> = Schemas[K];

@@ -19,7 +19,8 @@ import type { OperationId } from '../domain/types.js';
 import { bearer, missingScopes } from './auth.js';
 import { parseBody, readBody } from './body.js';
 import { controlRoutes } from './control.js';
-import { createSelfCheck } from './self-check.js';
+import { createCheck } from '@hosting-api/openapi/check';
+import type { SpecModel } from '@hosting-api/openapi/model';
 import { toRoutePath, type SpecOperation } from './spec.js';
 import { validateRequest, type ValidatorMap } from './validation.js';
 
@@ -30,8 +31,8 @@ export interface ServerOptions {
   validators: ValidatorMap;
   bodyLimit: number;
   onError: (message: string, error: unknown) => void;
-  /** The bundled spec: with `selfCheck`, every answer of an operation is checked against it. */
-  spec?: Record<string, any>;
+  /** The spec model: with `selfCheck`, every answer of an operation is checked against it. */
+  model?: SpecModel;
   selfCheck?: boolean;
 }
 
@@ -109,8 +110,13 @@ export interface SandboxServer {
 
 export function buildServer(options: ServerOptions): SandboxServer {
   const { rt, operations, handlers, validators, onError } = options;
-  if (options.selfCheck && !options.spec) throw new Error('selfCheck needs the spec');
-  const check = options.selfCheck ? createSelfCheck(options.spec!) : null;
+  if (options.selfCheck && !options.model) throw new Error('selfCheck needs the spec model');
+  // The response self-check (`selfCheck: true`, CLI `--self-check`): every answer of an operation
+  // is checked against the spec before it is sent (status, Content-Type, required headers, JSON
+  // body against its schema: @hosting-api/openapi/check). An answer that fails is replaced by a 500
+  // envelope listing the problems, and onError is called: loud in tests and in the contract gate.
+  // Off by default (it costs time per request).
+  const check = options.selfCheck ? createCheck(options.model!).response : null;
 
   /** Sends an answer; with the self-check on, an answer of an operation is checked first. */
   const send = (res: ServerResponse, answer: Answer, operationId?: string) => {

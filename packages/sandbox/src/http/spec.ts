@@ -1,7 +1,6 @@
 // The operations of the bundled spec (@hosting-api/openapi's dist/openapi.json): every one is
 // registered as a route, so the sandbox and the spec cannot disagree on what exists.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
 
 export type ParamType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
 
@@ -24,69 +23,43 @@ export interface SpecOperation {
   bodyContentTypes: string[];
 }
 
-interface RawOp {
-  operationId: string;
-  security?: Record<string, string[]>[];
-  parameters?: unknown[];
-  requestBody?: unknown;
-  responses: Record<string, unknown>;
+let loaded: Promise<{ model: SpecModel; operations: SpecOperation[] }> | undefined;
+
+/** The spec model of the bundled spec and its operations (read once per process). */
+export function loadSpec(): Promise<{ model: SpecModel; operations: SpecOperation[] }> {
+  loaded ??= loadModel().then((model) => ({ model, operations: operationsOf(model) }));
+  return loaded;
 }
 
-export function loadSpec(): { spec: Record<string, any>; operations: SpecOperation[] } {
-  const require = createRequire(import.meta.url);
-  let file: string;
-  try {
-    file = require.resolve('@hosting-api/openapi/openapi.json');
-  } catch {
-    throw new Error(
-      'Cannot find @hosting-api/openapi/openapi.json. Bundle the spec first: pnpm --filter @hosting-api/openapi bundle',
-    );
-  }
-  const spec = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
-  return { spec, operations: operationsOf(spec) };
-}
+const METHODS = new Set(['get', 'post', 'put', 'delete', 'patch']);
 
-export function operationsOf(spec: Record<string, any>): SpecOperation[] {
-  const deref = (x: any): any => {
-    if (!x || typeof x.$ref !== 'string') return x;
-    const [, , kind, name] = x.$ref.split('/');
-    return deref(spec.components[kind][name]);
-  };
-  const typeOf = (schema: any): ParamType => {
-    const s = deref(schema) ?? {};
-    const t = Array.isArray(s.type) ? s.type.find((x: string) => x !== 'null') : s.type;
-    return (t ?? 'string') as ParamType;
-  };
-  const out: SpecOperation[] = [];
-  for (const [path, item] of Object.entries<any>(spec.paths)) {
-    for (const method of ['get', 'post', 'put', 'delete', 'patch'] as const) {
-      const op = item[method] as RawOp | undefined;
-      if (!op) continue;
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
-      const security = op.security ?? spec.security ?? [];
-      const scopes = new Set<string>();
-      if (op.security) for (const req of op.security) for (const s of req.oauth2 ?? []) scopes.add(s);
-      scopes.delete('authorized');
-      const body = deref(op.requestBody);
-      const success = Object.keys(op.responses).map(Number).find((c) => c >= 200 && c < 300) ?? 200;
-      const servers: { url: string }[] = item.servers ?? [];
-      out.push({
-        operationId: op.operationId,
-        method: method.toUpperCase() as SpecOperation['method'],
-        path,
-        root: servers.length && !servers.some((s) => s.url.endsWith('/v1')) ? 'auth' : 'v1',
-        requiresToken: security.length > 0,
-        requiredScopes: [...scopes],
-        successStatus: success,
-        pathParams: Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, typeOf(p.schema)])),
-        queryParams: Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, typeOf(p.schema)])),
-        hasBody: Boolean(body),
-        bodyRequired: Boolean(body?.required),
-        bodyContentTypes: body ? Object.keys(body.content ?? {}) : [],
-      });
-    }
-  }
-  return out;
+/** The type a parameter's (dereferenced) schema names, `null` aside; `string` when it names none. */
+const typeOf = (schema: { type?: string | string[] } | undefined): ParamType => {
+  const t = Array.isArray(schema?.type) ? schema.type.find((x) => x !== 'null') : schema?.type;
+  return (t ?? 'string') as ParamType;
+};
+
+export function operationsOf(model: SpecModel): SpecOperation[] {
+  return model.operations
+    .filter((o) => METHODS.has(o.method))
+    .map((o) => {
+      const params = (where: string) =>
+        Object.fromEntries(o.parameters.filter((p) => p.in === where).map((p) => [p.name, typeOf(p.schema)]));
+      return {
+        operationId: o.operationId,
+        method: o.method.toUpperCase() as SpecOperation['method'],
+        path: o.path,
+        root: o.outsideV1 ? 'auth' : 'v1',
+        requiresToken: o.requiresToken,
+        requiredScopes: o.scopes.filter((s) => s !== 'authorized'),
+        successStatus: o.successStatus ?? 200,
+        pathParams: params('path'),
+        queryParams: params('query'),
+        hasBody: o.requestBody !== undefined,
+        bodyRequired: o.requestBodyRequired,
+        bodyContentTypes: o.requestMediaTypes,
+      };
+    });
 }
 
 /** `/sites/{site_id}` → `/sites/:site_id`. */
