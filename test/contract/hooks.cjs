@@ -47,7 +47,7 @@ let credentials;
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(env.CONTRACT_SPEC_JSON);
-  ({ operations, firstExample, checkResponse, header } = createChecker(model));
+  ({ operations, firstExample, checkResponse, header } = await createChecker(model));
   TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
   tokenOp = model.operation('createAccessToken');
   revokeOp = model.operation('revokeAccessToken');

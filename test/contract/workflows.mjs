@@ -98,7 +98,7 @@ try {
 const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
 const tokenOp = model.operation('createAccessToken');
 const { createChecker } = require('./spec-check.cjs');
-const checker = createChecker(model);
+const checker = await createChecker(model);
 
 // ---- the workflows -------------------------------------------------------------------------
 const dir = resolve(process.env.CONTRACT_WORKFLOWS_DIR ?? join(here, '..', '..', 'spec', 'workflows'));

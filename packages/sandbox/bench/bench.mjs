@@ -28,7 +28,8 @@ const HOST = '127.0.0.1';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const USAGE = 'Usage: node bench/bench.mjs [--duration ROUNDS (1 s turns, default 7)] [--connections N (default 10)] [--json FILE] [--self-check]';
+const USAGE =
+  'Usage: node bench/bench.mjs [--duration ROUNDS (1 s turns, default 7)] [--connections N (default 10)] [--json FILE] [--self-check]';
 let values;
 try {
   ({ values } = parseArgs({
@@ -170,8 +171,13 @@ async function main() {
   const { default: autocannon } = await import('autocannon');
   const seconds = Number(values.duration);
   const connections = Number(values.connections);
-  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 60) || !(Number.isInteger(connections) && connections > 0)) {
-    console.error(`--duration must be a whole number of rounds from 1 to 60 and --connections a whole number above 0 (got ${values.duration} and ${values.connections})`);
+  if (
+    !(Number.isInteger(seconds) && seconds >= 1 && seconds <= 60) ||
+    !(Number.isInteger(connections) && connections > 0)
+  ) {
+    console.error(
+      `--duration must be a whole number of rounds from 1 to 60 and --connections a whole number above 0 (got ${values.duration} and ${values.connections})`,
+    );
     process.exit(2);
   }
   const results = {};
@@ -184,8 +190,17 @@ async function main() {
     const headers = { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' };
     // What the sandbox answers (status and body), for the fixed-body servers to answer alike.
     const got = await fetch(`${sandbox.url}/sites/${SITE}`, { headers });
-    const posted = await fetch(`${sandbox.url}/sites/${SITE}/notes`, { method: 'POST', headers, body: JSON.stringify(NOTE) });
-    const bodies = { get: await got.text(), getStatus: got.status, post: await posted.text(), postStatus: posted.status };
+    const posted = await fetch(`${sandbox.url}/sites/${SITE}/notes`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(NOTE),
+    });
+    const bodies = {
+      get: await got.text(),
+      getStatus: got.status,
+      post: await posted.text(),
+      postStatus: posted.status,
+    };
     servers.mock = await startChild('mock', pinned);
     servers.bare = await startChild('bare', pinned, { BENCH_BODIES: JSON.stringify(bodies) });
     for (const route of ['get', 'post']) {
@@ -221,7 +236,9 @@ async function main() {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const line = (row) => row.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
   const cores = pinned ? 'load generator on core 0, servers on core 1' : 'load generator and servers share the cores';
-  console.log(`\n${connections} connections, ${seconds} s per server and route (1 s turns), loopback, ${cores}, Node ${process.version}\n`);
+  console.log(
+    `\n${connections} connections, ${seconds} s per server and route (1 s turns), loopback, ${cores}, Node ${process.version}\n`,
+  );
   console.log(line(rows[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows.slice(1)) console.log(line(row));

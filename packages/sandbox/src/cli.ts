@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // hosting-api-sandbox: runs the stateful sandbox until interrupted.
 import { parseArgs } from 'node:util';
-import { DEFAULT_CLIENTS, startSandbox, type ClientConfig } from './index.js';
+import { type ClientConfig, DEFAULT_CLIENTS, startSandbox } from './index.js';
 
 const HELP = `Usage: hosting-api-sandbox [options]
 
@@ -58,7 +58,8 @@ if (values.help) {
 
 const str = (name: string) => values[name] as string | undefined;
 const port = str('port') === undefined ? 4011 : Number(str('port'));
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got "${str('port')}"`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be an integer from 0 to 65535, got "${str('port')}"`);
 const speed = str('speed') === undefined ? 1 : Number(str('speed'));
 if (!Number.isFinite(speed) || speed < 0) fail(`--speed must be a number ≥ 0, got "${str('speed')}"`);
 const clientId = str('client-id');

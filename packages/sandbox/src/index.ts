@@ -1,14 +1,14 @@
 // Programmatic entry: `startSandbox(options)` → {url, authUrl, stop(), ...}.
 import { readFileSync } from 'node:fs';
 import { handlers as allHandlers } from './domain/areas/index.js';
-import { DEFAULT_CLIENTS, type ClientConfig } from './domain/tokens.js';
+import { fixtureProblems } from './domain/fixture.js';
 import { SandboxRuntime } from './domain/runtime.js';
 import { seedState } from './domain/seed.js';
-import { buildServer } from './http/server.js';
-import { VALIDATORS } from './http/validation.js';
-import { loadSpec } from './http/spec.js';
-import { fixtureProblems } from './domain/fixture.js';
 import type { SandboxState } from './domain/state.js';
+import { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
+import { buildServer } from './http/server.js';
+import { loadSpec } from './http/spec.js';
+import { VALIDATORS } from './http/validation.js';
 
 export interface SandboxOptions {
   /** 0 picks a free port (tests); the CLI defaults to 4011. */
@@ -65,12 +65,10 @@ export function loadFixture(file: string): SandboxState {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const onError =
-    options.onError ?? ((message, error) => console.error(`[sandbox] ${message}:`, error));
+  const onError = options.onError ?? ((message, error) => console.error(`[sandbox] ${message}:`, error));
   const speed = options.speed ?? 1;
   if (!(speed >= 0)) throw new Error('speed must be a number ≥ 0');
-  const start =
-    options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
+  const start = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
   if (!Number.isFinite(start)) throw new Error(`startTime ${String(options.startTime)} is not a date`);
   const clients = options.clients ?? DEFAULT_CLIENTS;
   if (!clients.length) throw new Error('at least one client is needed');
@@ -130,7 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-export { DEFAULT_CLIENTS, type ClientConfig } from './domain/tokens.js';
 export { DURATIONS } from './domain/runtime.js';
-export type { SandboxState } from './domain/state.js';
 export { seedState } from './domain/seed.js';
+export type { SandboxState } from './domain/state.js';
+export { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';

@@ -1,7 +1,7 @@
 // Account: profile, defaults, activity log (filters, 50 per page, 60-day retention), add-ons.
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_ACTIONS } from '../src/domain/actions.js';
-import { useSandbox, status } from './helpers.js';
+import { status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -25,7 +25,9 @@ describe('account', () => {
     expect(account).toMatchObject({ defaultPhpVersion: '8.5', defaultDatacenter: null });
     const site = await h.api.sites.create({ name: 'no-dc' });
     expect(site).toMatchObject({ phpVersion: '8.5', datacenterCode: 'N/A' });
-    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'settings' }] });
+    const log = await h.api.account.activity.list({
+      filters: [{ field: 'action', operator: 'equals', value: 'settings' }],
+    });
     expect(log.data[0]).toMatchObject({ name: 'settings', source: 'api.v1' });
   });
 
@@ -38,7 +40,10 @@ describe('account', () => {
     const empty = await h.call('PUT', '/account', {});
     expect(empty.status).toBe(200);
     const after = (await h.call('GET', '/account')).body.data;
-    expect([after.defaultPhpVersion, after.defaultDatacenter]).toEqual([before.defaultPhpVersion, before.defaultDatacenter]);
+    expect([after.defaultPhpVersion, after.defaultDatacenter]).toEqual([
+      before.defaultPhpVersion,
+      before.defaultDatacenter,
+    ]);
   });
 });
 
@@ -47,11 +52,20 @@ describe('activity log', () => {
     const all = await h.api.account.activity.list({});
     // The seed has one entry 70 days old: outside the retention window.
     expect(all.data.map((e) => e.id)).toEqual([5512094, 5512093, 5512092, 5512091]);
-    const bySource = await h.api.account.activity.list({ filters: [{ field: 'source', operator: 'equals', value: 'api.v1' }] });
+    const bySource = await h.api.account.activity.list({
+      filters: [{ field: 'source', operator: 'equals', value: 'api.v1' }],
+    });
     expect(bySource.data.map((e) => e.id)).toEqual([5512093]);
-    const contains = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'report' }] });
+    const contains = await h.api.account.activity.list({
+      filters: [{ field: 'action', operator: 'contains', value: 'report' }],
+    });
     expect(contains.data.map((e) => e.name)).toEqual(['report.page_views']);
-    const ip = await h.api.account.activity.list({ filters: [{ field: 'ip_address', operator: 'equals', value: '203.0.113.24' }, { field: 'account_email', operator: 'contains', value: 'ada@' }] });
+    const ip = await h.api.account.activity.list({
+      filters: [
+        { field: 'ip_address', operator: 'equals', value: '203.0.113.24' },
+        { field: 'account_email', operator: 'contains', value: 'ada@' },
+      ],
+    });
     expect(ip.data).toHaveLength(3);
   });
 
@@ -71,16 +85,28 @@ describe('activity log', () => {
     const r = await h.call('POST', '/account/logs/activity', { per_page: 51 });
     expect(r.status).toBe(400);
     expect(r.body.errors[0]).toMatch(/^body\.per_page/);
-    const badFilter = await h.call('POST', '/account/logs/activity', { filters: [{ field: 'colour', operator: 'equals', value: 'x' }] });
+    const badFilter = await h.call('POST', '/account/logs/activity', {
+      filters: [{ field: 'colour', operator: 'equals', value: 'x' }],
+    });
     expect(badFilter.status).toBe(400);
-    expect(badFilter.body.errors[0]).toEqual("filters.0.field must be action, account_email, ip_address, or source");
+    expect(badFilter.body.errors[0]).toEqual('filters.0.field must be action, account_email, ip_address, or source');
   });
 
   it('lists the account actions: every name of the one registry, each once', async () => {
     const actions = await h.api.account.actions.list();
     const names = actions.map((a) => a.name);
     expect(names).toEqual(Object.keys(ACTIVITY_ACTIONS));
-    expect(names).toEqual(expect.arrayContaining(['site.created', 'site.deleted', 'settings', 'git.deploy', 'mu_plugin.created', 'note.created', 'backup.created']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'site.created',
+        'site.deleted',
+        'settings',
+        'git.deploy',
+        'mu_plugin.created',
+        'note.created',
+        'backup.created',
+      ]),
+    );
   });
 
   it('every action the areas write is listed (account log: all; site log: the site ones)', async () => {
@@ -89,7 +115,15 @@ describe('activity log', () => {
     await h.call('PUT', `/sites/${site}/php_fs_permissions`, { php_fs_permission: 'ro' });
     await h.call('POST', `/sites/${site}/ondemand-backups`, { backup_type: 'db' });
     await h.call('PUT', `/sites/${site}/git/token`, { token: 'ghp_x' });
-    expect((await h.call('POST', '/mu-plugins', { path: 'https://example.com/defaults.php', existing_sites: true, future_sites: false })).status).toBeLessThan(300);
+    expect(
+      (
+        await h.call('POST', '/mu-plugins', {
+          path: 'https://example.com/defaults.php',
+          existing_sites: true,
+          future_sites: false,
+        })
+      ).status,
+    ).toBeLessThan(300);
     await h.api.sites.create({ name: 'listing-check' });
     const accountNames = new Set((await h.api.account.actions.list()).map((a) => a.name));
     const siteNames = new Set((await h.api.sites.actions.list()).map((a) => a.name));
@@ -113,7 +147,9 @@ describe('add-ons', () => {
     ]);
     await h.api.account.addons.update({ addon_id: 12, quantity: 1 });
     expect(await h.api.account.addons.listAttached()).toContainEqual({ name: 'Additional storage', quantity: 1 });
-    expect(await h.api.account.addons.update({ addon_id: 11, quantity: 0 })).toEqual([{ name: 'Additional storage', quantity: 1 }]);
+    expect(await h.api.account.addons.update({ addon_id: 11, quantity: 0 })).toEqual([
+      { name: 'Additional storage', quantity: 1 },
+    ]);
   });
 
   it('refuses unknown add-ons and negative or missing quantities', async () => {

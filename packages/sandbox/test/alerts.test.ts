@@ -3,7 +3,7 @@
 // alerts other areas publish through rt.publishAlert.
 import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/index.js';
-import { useSandbox, errorEnvelope, status, type Harness } from './helpers.js';
+import { type Harness, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -21,7 +21,13 @@ function publish(n: number, extra: Partial<Parameters<Harness['sb']['runtime']['
   for (let i = 0; i < n; i++) {
     h.sb.advance(1000);
     out.push(
-      h.sb.runtime.publishAlert({ type: 'site.test', category: 'completed', title: `Test ${i}`, message: 'm', ...extra }).id,
+      h.sb.runtime.publishAlert({
+        type: 'site.test',
+        category: 'completed',
+        title: `Test ${i}`,
+        message: 'm',
+        ...extra,
+      }).id,
     );
   }
   return out;
@@ -98,7 +104,12 @@ describe('listing', () => {
 describe('one alert', () => {
   it('gets an alert, dismissed ones too; 404 for missing or expired', async () => {
     const a = await h.api.alerts.get(9001);
-    expect(a).toMatchObject({ id: 9001, type: 'site.backup_completed', category: 'completed', site: { id: 123456, name: 'ada-blog', display_name: 'Ada Lovelace Blog' } });
+    expect(a).toMatchObject({
+      id: 9001,
+      type: 'site.backup_completed',
+      category: 'completed',
+      site: { id: 123456, name: 'ada-blog', display_name: 'Ada Lovelace Blog' },
+    });
     expect(Object.keys(a)).not.toContain('expiresAt');
     expect((await h.api.alerts.get(9003)).dismissed).toBe(true);
     for (const id of [9004, 424242]) {
@@ -125,7 +136,12 @@ describe('one alert', () => {
   });
 
   it('an alert disappears once it expires on the clock', async () => {
-    const alert = h.sb.runtime.publishAlert({ type: 'site.test', category: 'take_action', title: 'Soon gone', message: 'm' });
+    const alert = h.sb.runtime.publishAlert({
+      type: 'site.test',
+      category: 'take_action',
+      title: 'Soon gone',
+      message: 'm',
+    });
     alert.expiresAt = new Date(h.sb.runtime.clock.now() + 60_000).toISOString();
     expect((await h.api.alerts.get(alert.id)).title).toBe('Soon gone');
     expect((await h.api.alerts.counts()).take_action).toBe(1);
@@ -143,7 +159,14 @@ describe('counts and bulk changes', () => {
     expect(r.body.data).toEqual({ in_progress: 0, failure: 0, completed: 1, purchases: 0, take_action: 0, all: 1 });
     publish(2, { category: 'failure' });
     publish(1, { category: 'in_progress' });
-    expect(await h.api.alerts.counts()).toEqual({ in_progress: 1, failure: 2, completed: 1, purchases: 0, take_action: 0, all: 4 });
+    expect(await h.api.alerts.counts()).toEqual({
+      in_progress: 1,
+      failure: 2,
+      completed: 1,
+      purchases: 0,
+      take_action: 0,
+      all: 4,
+    });
     await h.api.alerts.markRead(9001);
     expect((await h.api.alerts.counts()).completed).toBe(0);
   });
@@ -177,7 +200,12 @@ describe('alerts published by other areas', () => {
     h.sb.advance(DURATIONS.siteDeploy);
     const found = (await h.api.alerts.list({ search: 'alert-me' })).data;
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ category: 'completed', read: false, dismissed: false, site: { id: site.id, name: 'alert-me' } });
+    expect(found[0]).toMatchObject({
+      category: 'completed',
+      read: false,
+      dismissed: false,
+      site: { id: site.id, name: 'alert-me' },
+    });
     expect((await h.api.alerts.counts()).completed).toBe(2);
   });
 
@@ -202,6 +230,9 @@ describe('alerts published by other areas', () => {
     await h.api.sites.basicAuthentication.toggle(123457);
     h.sb.advance(DURATIONS.queuedToggle);
     const found = (await h.api.alerts.list({ search: 'shop-staging', category: 'completed' })).data;
-    expect(found.map((a) => a.type).sort()).toEqual(['site.basic_authentication_enabled', 'site.maintenance_mode_enabled']);
+    expect(found.map((a) => a.type).sort()).toEqual([
+      'site.basic_authentication_enabled',
+      'site.maintenance_mode_enabled',
+    ]);
   });
 });

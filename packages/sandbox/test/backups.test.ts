@@ -4,7 +4,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/domain/runtime.js';
-import { useSandbox, errorEnvelope, START, status } from './helpers.js';
+import { errorEnvelope, START, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const DAY = 86_400_000;
@@ -24,19 +24,37 @@ describe('scheduled backups', () => {
   it('lists combined backups newest first, pairing the database and filesystem parts', async () => {
     const combined = await h.api.sites.backups.list(123456);
     expect(combined).toEqual([
-      { timestamp: new Date(Date.parse(START) - DAY).toISOString(), siteId: 123456, databaseBackupId: 81234567, filesystemBackupId: 81234568 },
-      { timestamp: new Date(Date.parse(START) - 2 * DAY).toISOString(), siteId: 123456, databaseBackupId: 81234570, filesystemBackupId: 81234569 },
+      {
+        timestamp: new Date(Date.parse(START) - DAY).toISOString(),
+        siteId: 123456,
+        databaseBackupId: 81234567,
+        filesystemBackupId: 81234568,
+      },
+      {
+        timestamp: new Date(Date.parse(START) - 2 * DAY).toISOString(),
+        siteId: 123456,
+        databaseBackupId: 81234570,
+        filesystemBackupId: 81234569,
+      },
     ]);
     // A backup point with no filesystem part.
-    expect(await h.api.sites.backups.list(123457)).toEqual([expect.objectContaining({ databaseBackupId: 81234571, filesystemBackupId: null })]);
+    expect(await h.api.sites.backups.list(123457)).toEqual([
+      expect.objectContaining({ databaseBackupId: 81234571, filesystemBackupId: null }),
+    ]);
     expect(await h.api.sites.backups.list(123458)).toEqual([]);
   });
 
   it('lists typed backups by type', async () => {
     const fs = await h.api.sites.backups.listFs(123456);
-    expect(fs.map((b) => [b.id, b.type])).toEqual([['81234568', 'fs'], ['81234569', 'fs']]);
+    expect(fs.map((b) => [b.id, b.type])).toEqual([
+      ['81234568', 'fs'],
+      ['81234569', 'fs'],
+    ]);
     const db = await h.api.sites.backups.listDb(123456);
-    expect(db.map((b) => [b.id, b.type])).toEqual([['81234567', 'db'], ['81234570', 'db']]);
+    expect(db.map((b) => [b.id, b.type])).toEqual([
+      ['81234567', 'db'],
+      ['81234570', 'db'],
+    ]);
     expect(db[0]).toMatchObject({ site_id: 123456, title: 'Daily backup' });
   });
 
@@ -58,7 +76,9 @@ describe('scheduled backups', () => {
     expect(sql).toMatch(/^-- Database dump of site ada-blog \(123456\)/);
     expect(sql).toContain('CREATE TABLE `cms_options`');
 
-    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'backup.downloaded' }] });
+    const log = await h.api.account.activity.list({
+      filters: [{ field: 'action', operator: 'equals', value: 'backup.downloaded' }],
+    });
     expect(log.data.filter((e) => e.source === 'api.v1').map((e) => e.message)).toEqual([
       'Backup 81234567 of ada-blog was downloaded.',
       'Backup 81234568 of ada-blog was downloaded.',
@@ -70,7 +90,11 @@ describe('scheduled backups', () => {
     expect(await status(h.api.sites.backups.list(999999))).toBe(404);
     expect(await status(h.api.sites.backups.listFs(999999))).toBe(404);
     expect(await status(h.api.sites.backups.listDb(999999))).toBe(404);
-    for (const path of ['/sites/123456/backups/1', '/sites/123457/backups/81234567', '/sites/999999/backups/81234567']) {
+    for (const path of [
+      '/sites/123456/backups/1',
+      '/sites/123457/backups/81234567',
+      '/sites/999999/backups/81234567',
+    ]) {
       const r = await h.call('GET', path);
       expect(r.status, path).toBe(404);
       expect(errorEnvelope(r).message).toBe('We could not locate the requested resources.');
@@ -108,7 +132,11 @@ describe('on-demand backups', () => {
     expect((await h.api.sites.backups.ondemand.get(123457, '78001')).status).toBe('creating');
     h.sb.advance(1);
     const [done] = await h.api.sites.backups.ondemand.list(123457);
-    expect(done).toMatchObject({ id: '5600001', status: 'completed', completed: now + DURATIONS.ondemandBackup / 1000 });
+    expect(done).toMatchObject({
+      id: '5600001',
+      status: 'completed',
+      completed: now + DURATIONS.ondemandBackup / 1000,
+    });
     expect(done).not.toHaveProperty('requestId');
     expect(done!.backupTimestamp).toBe(new Date((now + 20) * 1000).toISOString());
     expect(await h.api.sites.backups.ondemand.get(123457, '5600001')).toEqual(done);
@@ -219,9 +247,11 @@ describe('on-demand backups', () => {
     expect((await h.call('GET', '/sites/123456/ondemand-backups/nope/download')).status).toBe(404);
     const bad = await h.call('POST', '/sites/123456/ondemand-backups', { backup_type: 'full' });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.join()).toEqual("backup_type must be fs or db");
+    expect(bad.body.errors.join()).toEqual('backup_type must be fs or db');
     expect(specProblems('createSiteOndemandBackup', bad.status, bad.body)).toEqual([]);
-    expect((await h.call('POST', '/sites/123456/ondemand-backups', {})).body.errors.join()).toEqual("backup_type must be fs or db");
+    expect((await h.call('POST', '/sites/123456/ondemand-backups', {})).body.errors.join()).toEqual(
+      'backup_type must be fs or db',
+    );
   });
 });
 
@@ -232,16 +262,23 @@ describe('restores', () => {
     expect(r.body).toEqual({ message: 'Success', data: null, errors: null });
     expect((await h.api.sites.get(123456)).maintenanceMode).toBe(true);
     const restores = await h.api.sites.restores.list(123456);
-    expect(restores.map((x) => [x.id, x.status])).toEqual([[6701, 'in_progress'], [6601, 'completed']]);
+    expect(restores.map((x) => [x.id, x.status])).toEqual([
+      [6701, 'in_progress'],
+      [6601, 'completed'],
+    ]);
     expect(restores[0]!.logMessages).toContain('Site placed in maintenance mode.');
-    expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_started' && a.category === 'in_progress')).toBe(true);
+    expect(
+      h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_started' && a.category === 'in_progress'),
+    ).toBe(true);
 
     h.sb.advance(DURATIONS.restore);
     const [done] = await h.api.sites.restores.list(123456);
     expect(done).toMatchObject({ id: 6701, status: 'completed' });
     expect(done!.logMessages.at(-1)).toBe('Site taken out of maintenance mode.');
     expect((await h.api.sites.get(123456)).maintenanceMode).toBe(false);
-    expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_completed' && a.site?.id === 123456)).toBe(true);
+    expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.restore_completed' && a.site?.id === 123456)).toBe(
+      true,
+    );
   });
 
   it('accepts a second restore while one runs; the site stays in maintenance mode until the last ends', async () => {
@@ -260,7 +297,11 @@ describe('restores', () => {
   });
 
   it('restores onto another site of the account', async () => {
-    await h.api.sites.restores.create(123456, { filesystem_id: 81234568, database_id: 81234567, restore_on_site_id: 123457 });
+    await h.api.sites.restores.create(123456, {
+      filesystem_id: 81234568,
+      database_id: 81234567,
+      restore_on_site_id: 123457,
+    });
     expect((await h.api.sites.get(123457)).maintenanceMode).toBe(true);
     expect((await h.api.sites.get(123456)).maintenanceMode).toBe(false);
     expect((await h.api.sites.restores.list(123457)).map((x) => x.status)).toEqual(['in_progress']);
@@ -294,7 +335,9 @@ describe('restores', () => {
       expect(specProblems('createSiteRestore', r.status, r.body)).toEqual([]);
     }
     const wrong = await h.call('POST', '/sites/123456/restores', { filesystem_id: 81234567, database_id: 81234567 });
-    expect(wrong.body.errors).toEqual(['body.filesystem_id: backup 81234567 is a database backup, not a filesystem backup']);
+    expect(wrong.body.errors).toEqual([
+      'body.filesystem_id: backup 81234567 is a database backup, not a filesystem backup',
+    ]);
     const missing = await h.call('POST', '/sites/123456/restores', { filesystem_id: 81234568 });
     expect(missing.body.errors.join()).toMatch(/^body\.database_id/);
     expect(await status(h.api.sites.restores.list(999999))).toBe(404);

@@ -30,7 +30,9 @@ describe('hosting-api-sandbox', () => {
   });
 
   it('starts, prints the URL and the credentials, and answers', async () => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--client-id', 'ci', '--client-secret', 'cs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--client-id', 'ci', '--client-secret', 'cs'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const out = await new Promise<string>((resolve, reject) => {
         let text = '';

@@ -1,15 +1,16 @@
 // Cross-cutting behaviour: routes from the spec, auth and scopes, the error envelope for bad
 // input, control routes, webhooks, concurrency.
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlers } from '../src/domain/areas/index.js';
 import { startSandbox } from '../src/index.js';
-import { useSandbox, errorEnvelope } from './helpers.js';
+import { errorEnvelope, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const require = createRequire(import.meta.url);
@@ -61,15 +62,30 @@ describe('auth', () => {
   });
 
   it('issues a token for the configured client with the documented fields', async () => {
-    const r = await h.call('POST', '/auth/token', undefined, form({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }));
+    const r = await h.call(
+      'POST',
+      '/auth/token',
+      undefined,
+      form({ grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
+    );
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ token_type: 'Bearer', expires_in: 3599, scope: 'authorized', scopes: ['authorized', 'owner', 'git_edit'] });
+    expect(r.body.data).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3599,
+      scope: 'authorized',
+      scopes: ['authorized', 'owner', 'git_edit'],
+    });
     expect(r.body.data.created_at).toBe(Date.parse('2026-11-02T09:00:00.000Z') / 1000);
     expect(specProblems('createAccessToken', r.status, r.body)).toEqual([]);
   });
 
   it('refuses the token request as JSON: the spec declares form only', async () => {
-    const r = await h.call('POST', '/auth/token', { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }, { token: null });
+    const r = await h.call(
+      'POST',
+      '/auth/token',
+      { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'sandbox-secret' },
+      { token: null },
+    );
     expect(r.status).toBe(400);
     expect(errorEnvelope(r).errors?.[0]).toContain('application/x-www-form-urlencoded');
   });
@@ -101,7 +117,12 @@ describe('auth', () => {
   it('refuses a revoked token', async () => {
     const token = await h.sb.token();
     expect((await h.call('GET', '/account', undefined, { token })).status).toBe(200);
-    const revoke = await h.call('POST', '/auth/revoke', undefined, form({ token, client_id: 'sandbox-client', client_secret: 'sandbox-secret' }));
+    const revoke = await h.call(
+      'POST',
+      '/auth/revoke',
+      undefined,
+      form({ token, client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
+    );
     expect(revoke.status).toBe(200);
     expect(revoke.body).toBeUndefined();
     const after = await h.call('GET', '/account', undefined, { token });
@@ -142,7 +163,10 @@ describe('bad input never gets a 500', () => {
       { raw: '{"subject": ', headers: { 'content-type': 'application/json' } },
       { raw: 'subject=a', headers: { 'content-type': 'text/plain' } },
       { raw: '<x/>', headers: { 'content-type': 'application/xml' } },
-      { raw: JSON.stringify({ subject: 'x'.repeat(2_000_000), body: 'b' }), headers: { 'content-type': 'application/json' } },
+      {
+        raw: JSON.stringify({ subject: 'x'.repeat(2_000_000), body: 'b' }),
+        headers: { 'content-type': 'application/json' },
+      },
       { raw: '[1,2]', headers: { 'content-type': 'application/json' } },
       { raw: '"text"', headers: { 'content-type': 'application/json' } },
     ];
@@ -187,7 +211,11 @@ describe('HTTP layer', () => {
     const bad = await h.call('GET', '/sites/%E0%A4%A');
     expect(bad.status).toBe(404);
     expect(specProblems('getSite', bad.status, bad.body)).toEqual([]);
-    for (const [method, path] of [['PROPFIND', '/sites'], ['GET', '/no/such/route'], ['PATCH', '/sites/123456']]) {
+    for (const [method, path] of [
+      ['PROPFIND', '/sites'],
+      ['GET', '/no/such/route'],
+      ['PATCH', '/sites/123456'],
+    ]) {
       const r = await h.call(method!, path!);
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(errorEnvelope(r).message).toBe('We could not locate the requested resources.');
@@ -265,14 +293,22 @@ describe('validation texts', () => {
     const get = (path: string, body: string, type: string) =>
       new Promise<{ status: number; body: any }>((done, fail) => {
         const url = new URL(`${h.sb.url}${path}`);
-        const req = request(url, {
-          method: 'GET',
-          headers: { authorization: `Bearer ${h.token}`, 'content-type': type, 'content-length': Buffer.byteLength(body) },
-        }, (res) => {
-          let text = '';
-          res.on('data', (c) => (text += c));
-          res.on('end', () => done({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-        });
+        const req = request(
+          url,
+          {
+            method: 'GET',
+            headers: {
+              authorization: `Bearer ${h.token}`,
+              'content-type': type,
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => done({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+          },
+        );
         req.on('error', fail);
         req.end(body);
       });
@@ -332,7 +368,9 @@ describe('control routes', () => {
     const other = await startSandbox({ seed: file, speed: 0, selfCheck: true });
     try {
       const token = await other.token();
-      const res = await fetch(`${other.url}/sites/123456/notes?per_page=50`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${other.url}/sites/123456/notes?per_page=50`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = (await res.json()) as any;
       expect(body.data.map((n: any) => n.subject)).toContain('kept');
     } finally {
@@ -388,7 +426,9 @@ describe('clock-driven work', () => {
       });
       const site = ((await res.json()) as any).data;
       await new Promise((r) => setTimeout(r, 50)); // 30 s virtual = 3 ms real
-      const got = (await (await fetch(`${fast.url}/sites/${site.id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as any;
+      const got = (await (
+        await fetch(`${fast.url}/sites/${site.id}`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as any;
       expect(got.data.state).toBe('live');
     } finally {
       await fast.stop();
@@ -414,7 +454,9 @@ describe('concurrency: handlers are synchronous', () => {
       const res = await fetch(`${sb.url}/account`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(500);
       expect(String(errors[0])).toContain('handlers must stay synchronous');
-      expect((await fetch(`${sb.url}/sites/123456`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await fetch(`${sb.url}/sites/123456`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+        200,
+      );
     } finally {
       await sb.stop();
     }
@@ -458,8 +500,16 @@ describe('concurrency: handlers are synchronous', () => {
 
   it('restores onto another site while that site is restored too: one consistent outcome', async () => {
     const results = await Promise.all([
-      h.call('POST', '/sites/123456/restores', { filesystem_id: 81234568, database_id: 81234567, restore_on_site_id: 123457 }),
-      h.call('POST', '/sites/123456/restores', { filesystem_id: 81234569, database_id: 81234570, restore_on_site_id: 123457 }),
+      h.call('POST', '/sites/123456/restores', {
+        filesystem_id: 81234568,
+        database_id: 81234567,
+        restore_on_site_id: 123457,
+      }),
+      h.call('POST', '/sites/123456/restores', {
+        filesystem_id: 81234569,
+        database_id: 81234570,
+        restore_on_site_id: 123457,
+      }),
       h.call('POST', '/sites/123456/restores', { filesystem_id: 81234568, database_id: 81234567 }),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
@@ -468,6 +518,7 @@ describe('concurrency: handlers are synchronous', () => {
     expect(new Set(restores.map((r) => r.id)).size).toBe(3);
     expect(h.sb.runtime.state.sites.find((s) => s.id === 123457)!.maintenanceMode).toBe(true);
     h.sb.advance(60_000);
-    for (const id of [123456, 123457]) expect(h.sb.runtime.state.sites.find((s) => s.id === id)!.maintenanceMode).toBe(false);
+    for (const id of [123456, 123457])
+      expect(h.sb.runtime.state.sites.find((s) => s.id === id)!.maintenanceMode).toBe(false);
   });
 });

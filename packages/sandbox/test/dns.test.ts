@@ -3,7 +3,7 @@
 // the virtual clock, domain setup links.
 import { describe, expect, it } from 'vitest';
 import { NO_SSL_INFORMATION, SSL_NOT_A_RECORD, SSL_RETRY_MS } from '../src/domain/areas/dns.js';
-import { useSandbox, errorEnvelope, status } from './helpers.js';
+import { errorEnvelope, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -18,7 +18,9 @@ describe('zones and records', () => {
     const zone = await h.call('GET', '/zones/5501/records');
     expect(specProblems('listZoneRecords', zone.status, zone.body)).toEqual([]);
     expect(zone.body.data.records.map((r: any) => [r.id, r.type, r.siteId])).toEqual([
-      [880123, 'A', 123456], [880124, 'CNAME', null], [880125, 'TXT', null],
+      [880123, 'A', 123456],
+      [880124, 'CNAME', null],
+      [880125, 'TXT', null],
     ]);
     expect(zone.body.data.records[0]).not.toHaveProperty('ssl');
     const missing = await h.call('GET', '/zones/999/records');
@@ -29,13 +31,30 @@ describe('zones and records', () => {
   it('adds a record (the zone is returned, updated) and deletes it', async () => {
     const before = await h.api.dns.records.list(5501);
     h.sb.advance(60_000);
-    const zone = await h.api.dns.records.create(5501, { type: 'txt', name: 'mail.example.com.', value: 'v=DMARC1; p=none', ttl: 600 });
+    const zone = await h.api.dns.records.create(5501, {
+      type: 'txt',
+      name: 'mail.example.com.',
+      value: 'v=DMARC1; p=none',
+      ttl: 600,
+    });
     const added = zone.records.at(-1)!;
-    expect(added).toMatchObject({ zoneId: 5501, type: 'TXT', name: 'mail.example.com', value: 'v=DMARC1; p=none', ttl: 600, siteId: null, primary: false, priority: null });
+    expect(added).toMatchObject({
+      zoneId: 5501,
+      type: 'TXT',
+      name: 'mail.example.com',
+      value: 'v=DMARC1; p=none',
+      ttl: 600,
+      siteId: null,
+      primary: false,
+      priority: null,
+    });
     expect(zone.records).toHaveLength(before.records.length + 1);
     expect(Date.parse(zone.updated)).toBeGreaterThan(Date.parse(before.updated));
     await h.api.dns.records.create(5501, { type: 'CNAME', name: '@', value: 'Target.Example.net.', ttl: 300 });
-    expect((await h.api.dns.records.list(5501)).records.at(-1)).toMatchObject({ name: 'example.com', value: 'target.example.net' });
+    expect((await h.api.dns.records.list(5501)).records.at(-1)).toMatchObject({
+      name: 'example.com',
+      value: 'target.example.net',
+    });
 
     const after = await h.api.dns.records.delete(5501, added.id);
     expect(after.records.map((r) => r.id)).not.toContain(added.id);
@@ -60,14 +79,21 @@ describe('zones and records', () => {
       expect(errorEnvelope(r).errors!.join(' ')).toContain(field);
       expect(specProblems('createZoneRecord', r.status, r.body)).toEqual([]);
     }
-    expect((await h.call('POST', '/zones/999/records', { type: 'TXT', name: 'x', value: 'y', ttl: 1 })).status).toBe(404);
+    expect((await h.call('POST', '/zones/999/records', { type: 'TXT', name: 'x', value: 'y', ttl: 1 })).status).toBe(
+      404,
+    );
     expect((await h.api.dns.records.list(5501)).records).toHaveLength(3);
   });
 });
 
 describe('records attached to sites', () => {
   it('an A record holding a site address attaches to it and blocks live → staging/sandbox until deleted', async () => {
-    const zone = await h.api.dns.records.create(5501, { type: 'A', name: 'engine.example.com', value: ipOf(123461), ttl: 300 });
+    const zone = await h.api.dns.records.create(5501, {
+      type: 'A',
+      name: 'engine.example.com',
+      value: ipOf(123461),
+      ttl: 300,
+    });
     const record = zone.records.find((r) => r.name === 'engine.example.com')!;
     expect(record.siteId).toBe(123461);
     expect((await h.api.sites.get(123461)).domainsCount).toBe(1);
@@ -82,7 +108,12 @@ describe('records attached to sites', () => {
   });
 
   it('a CNAME to the site host name attaches too; the seed record blocks 123456 until deleted', async () => {
-    const zone = await h.api.dns.records.create(5501, { type: 'CNAME', name: 'blog.example.com', value: 'ada-blog.example.com', ttl: 300 });
+    const zone = await h.api.dns.records.create(5501, {
+      type: 'CNAME',
+      name: 'blog.example.com',
+      value: 'ada-blog.example.com',
+      ttl: 300,
+    });
     expect(zone.records.find((r) => r.name === 'blog.example.com')?.siteId).toBe(123456);
     await h.api.dns.records.delete(5501, 880123);
     expect(await status(h.api.sites.convertToSandbox(123456))).toBe(400);
@@ -92,13 +123,23 @@ describe('records attached to sites', () => {
 
   it('staging, sandbox and kit sites cannot get DNS records', async () => {
     for (const id of [123457, 123458, 123459]) {
-      const r = await h.call('POST', '/zones/5501/records', { type: 'A', name: `s${id}.example.com`, value: ipOf(id), ttl: 300 });
+      const r = await h.call('POST', '/zones/5501/records', {
+        type: 'A',
+        name: `s${id}.example.com`,
+        value: ipOf(id),
+        ttl: 300,
+      });
       expect(r.status).toBe(400);
       expect(r.body.errors[0]).toMatch(/DNS records can only be added for live sites/);
     }
     // Converted to live, the staging site accepts them.
     await h.api.sites.convertToLive(123457);
-    const zone = await h.api.dns.records.create(5501, { type: 'A', name: 'shop.example.com', value: ipOf(123457), ttl: 300 });
+    const zone = await h.api.dns.records.create(5501, {
+      type: 'A',
+      name: 'shop.example.com',
+      value: ipOf(123457),
+      ttl: 300,
+    });
     expect(zone.records.find((r) => r.name === 'shop.example.com')?.siteId).toBe(123457);
   });
 
@@ -117,7 +158,8 @@ describe('email provider records', () => {
     const records = (await h.api.dns.records.list(5501)).records;
     const mx = records.filter((x) => x.type === 'MX');
     expect(mx.map((x) => [x.name, x.value, x.priority])).toEqual([
-      ['example.com', 'mx1.mail.example.net', 10], ['example.com', 'mx2.mail.example.net', 20],
+      ['example.com', 'mx1.mail.example.net', 10],
+      ['example.com', 'mx2.mail.example.net', 20],
     ]);
     expect(records).toHaveLength(6);
     await h.api.dns.providers.create(5501, { provider: 'example-mail' });
@@ -148,14 +190,23 @@ describe('SSL', () => {
     for (const id of [880124, 880125]) {
       const r = await h.call('PUT', `/zones/5501/records/${id}/ssl`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ message: 'There was a problem processing your request.', data: null, errors: [SSL_NOT_A_RECORD] });
+      expect(r.body).toEqual({
+        message: 'There was a problem processing your request.',
+        data: null,
+        errors: [SSL_NOT_A_RECORD],
+      });
       expect(specProblems('retryZoneRecordSsl', r.status, r.body)).toEqual([]);
     }
     expect((await h.call('PUT', '/zones/5501/records/1/ssl')).status).toBe(404);
   });
 
   it('a retry provisions the certificate later on the clock', async () => {
-    const zone = await h.api.dns.records.create(5501, { type: 'A', name: 'new.example.com', value: '198.51.100.20', ttl: 300 });
+    const zone = await h.api.dns.records.create(5501, {
+      type: 'A',
+      name: 'new.example.com',
+      value: '198.51.100.20',
+      ttl: 300,
+    });
     const id = zone.records.find((r) => r.name === 'new.example.com')!.id;
     expect((await h.api.dns.records.getSsl(5501, id, { raw: true })).message).toBe(NO_SSL_INFORMATION);
 
@@ -186,7 +237,8 @@ describe('domain setup links', () => {
     const second = await h.api.sites.domains.createSetupLink(123456, { name: 'ada-shop.example.com' });
     expect(second.job_id).not.toBe(r.body.data.job_id);
     expect(h.sb.runtime.state.domainSetupLinks.map((l) => [l.siteId, l.name])).toEqual([
-      [123456, 'ada-shop.example.com'], [123456, 'ada-shop.example.com'],
+      [123456, 'ada-shop.example.com'],
+      [123456, 'ada-shop.example.com'],
     ]);
   });
 
@@ -197,7 +249,9 @@ describe('domain setup links', () => {
     const bad = await h.call('POST', '/sites/123456/domains/domain_setup_link', { name: 'not a domain' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatch(/^body\.name:/);
-    expect((await h.call('POST', '/sites/123456/domains/domain_setup_link', {})).body.errors.join(' ')).toContain('body.name');
+    expect((await h.call('POST', '/sites/123456/domains/domain_setup_link', {})).body.errors.join(' ')).toContain(
+      'body.name',
+    );
     expect((await h.call('POST', '/sites/1/domains/domain_setup_link', { name: 'x.example.com' })).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 // Egress firewall: list, get, create (duplicate → 400 `Firewall rule already exists`), delete,
 // refresh; validation naming the field; 404s for unknown sites and rules of other sites.
 import { describe, expect, it } from 'vitest';
-import { useSandbox, errorEnvelope, status } from './helpers.js';
+import { errorEnvelope, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -17,7 +17,11 @@ describe('egress firewall', () => {
   });
 
   it('creates a rule, refuses the same rule again, deletes it', async () => {
-    const rule = (await h.api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' })) as Record<string, unknown>;
+    const rule = (await h.api.sites.firewallRules.create(123457, {
+      destination: '198.51.100.7',
+      port: '5432',
+      protocol: 'tcp',
+    })) as Record<string, unknown>;
     expect(rule).toMatchObject({ destination: '198.51.100.7', port: '5432', protocol: 'tcp' });
     expect(typeof rule.id).toBe('string');
     const id = rule.id as string;
@@ -31,7 +35,11 @@ describe('egress firewall', () => {
     ]) {
       const dup = await h.call('POST', '/sites/123457/firewall_rules/create', body);
       expect(dup.status).toBe(400);
-      expect(errorEnvelope(dup)).toEqual({ message: 'There was a problem processing your request.', data: null, errors: ['Firewall rule already exists'] });
+      expect(errorEnvelope(dup)).toEqual({
+        message: 'There was a problem processing your request.',
+        data: null,
+        errors: ['Firewall rule already exists'],
+      });
       expect(specProblems('createSiteFirewallRule', dup.status, dup.body)).toEqual([]);
     }
     // Another port, protocol or site is a different rule.
@@ -49,16 +57,24 @@ describe('egress firewall', () => {
     // Deleted, it can be created again.
     await h.api.sites.firewallRules.create(123457, { destination: '198.51.100.7', port: '5432', protocol: 'tcp' });
 
-    const log = await h.api.sites.logs.activity(123457, { filters: [{ field: 'action', operator: 'contains', value: 'firewall_rule' }] });
+    const log = await h.api.sites.logs.activity(123457, {
+      filters: [{ field: 'action', operator: 'contains', value: 'firewall_rule' }],
+    });
     expect(log.data.map((e) => e.name)).toEqual([
-      'firewall_rule.created', 'firewall_rule.deleted', 'firewall_rule.created', 'firewall_rule.created', 'firewall_rule.created',
+      'firewall_rule.created',
+      'firewall_rule.deleted',
+      'firewall_rule.created',
+      'firewall_rule.created',
+      'firewall_rule.created',
     ]);
     expect(log.data[0]!.source).toBe('api.v1');
   });
 
   it('holds the no-duplicate rule under concurrent creates', async () => {
     const body = { destination: 'db.example.net', port: '3306', protocol: 'tcp' };
-    const replies = await Promise.all(Array.from({ length: 8 }, () => h.call('POST', '/sites/123458/firewall_rules/create', body)));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () => h.call('POST', '/sites/123458/firewall_rules/create', body)),
+    );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
     expect(replies.filter((r) => r.status === 400)).toHaveLength(7);
     expect(await h.api.sites.firewallRules.list(123458)).toHaveLength(1);
@@ -80,7 +96,9 @@ describe('egress firewall', () => {
     }
     // CIDR blocks, IPv6 and host names are destinations too.
     for (const destination of ['198.51.100.0/24', '2001:db8::10', 'api.example.org']) {
-      expect(await status(h.api.sites.firewallRules.create(123456, { destination, port: '443', protocol: 'tcp' }))).toBe(200);
+      expect(
+        await status(h.api.sites.firewallRules.create(123456, { destination, port: '443', protocol: 'tcp' })),
+      ).toBe(200);
     }
   });
 
@@ -94,7 +112,11 @@ describe('egress firewall', () => {
     expect(await status(h.api.sites.firewallRules.get(123456, 'nope'))).toBe(404);
     expect(await status(h.api.sites.firewallRules.list(999999))).toBe(404);
     expect(await status(h.api.sites.firewallRules.refresh(999999))).toBe(404);
-    expect(await status(h.api.sites.firewallRules.create(999999, { destination: '198.51.100.7', port: '1', protocol: 'tcp' }))).toBe(404);
+    expect(
+      await status(
+        h.api.sites.firewallRules.create(999999, { destination: '198.51.100.7', port: '1', protocol: 'tcp' }),
+      ),
+    ).toBe(404);
     // Deleting the site takes its rules with it.
     await h.api.sites.delete(123456);
     expect(h.sb.runtime.state.firewallRules.filter((x) => x.siteId === 123456)).toEqual([]);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { GIT_ERRORS } from '../src/domain/areas/git.js';
 import { DURATIONS } from '../src/domain/runtime.js';
-import { harness, useSandbox, errorEnvelope, status } from './helpers.js';
+import { errorEnvelope, harness, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -98,7 +98,13 @@ describe('configuration and token', () => {
     expect(await h.api.sites.git.revokeToken(123456)).toEqual({ revoked: true });
     expect((await h.api.sites.git.get(123456)).hasToken).toBe(false);
     expect((await h.api.sites.git.get(123457)).hasToken).toBe(true);
-    await expect400('listSiteGitBranches', 'GET', '/sites/123456/git/branches', undefined, GIT_ERRORS.noTokenForBranches);
+    await expect400(
+      'listSiteGitBranches',
+      'GET',
+      '/sites/123456/git/branches',
+      undefined,
+      GIT_ERRORS.noTokenForBranches,
+    );
 
     // Storing through another site does not undo 123456's clearing; storing through 123456 does.
     expect(await h.api.sites.git.storeToken(123457, { token: 'pat_new' })).toEqual({ stored: true });
@@ -144,14 +150,24 @@ describe('connect, deploy, history', () => {
     });
     const { data: history } = await h.api.sites.git.history(123457);
     expect(history).toHaveLength(1);
-    expect(history[0]).toMatchObject({ id: 3201, state: 'processing', branch: 'main', repository: 'https://git.example.com/example/shop-theme', before: '0'.repeat(40) });
+    expect(history[0]).toMatchObject({
+      id: 3201,
+      state: 'processing',
+      branch: 'main',
+      repository: 'https://git.example.com/example/shop-theme',
+      before: '0'.repeat(40),
+    });
     expect(history[0]!.after).toMatch(/^[0-9a-f]{40}$/);
     expect(h.sb.runtime.webhooks).toEqual([]);
 
     h.sb.advance(DURATIONS.gitDeploy);
     expect((await h.api.sites.git.history(123457)).data[0]!.state).toBe('deployed');
-    expect(h.sb.runtime.webhooks.map((w) => [w.event, w.payload])).toEqual([['git_deploy_completed', { git: { state: 'deployed' } }]]);
-    expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.git_deploy_completed' && a.site?.id === 123457)).toBe(true);
+    expect(h.sb.runtime.webhooks.map((w) => [w.event, w.payload])).toEqual([
+      ['git_deploy_completed', { git: { state: 'deployed' } }],
+    ]);
+    expect(h.sb.runtime.state.alerts.some((a) => a.type === 'site.git_deploy_completed' && a.site?.id === 123457)).toBe(
+      true,
+    );
     expect(await h.api.sites.git.listBranches(123457)).toEqual(['main']);
   });
 
@@ -166,7 +182,11 @@ describe('connect, deploy, history', () => {
     }
     const all = await h.api.sites.git.history(123456);
     expect(all.data.map((d) => [d.id, d.state])).toEqual([
-      [3204, 'processing'], [3203, 'processing'], [3202, 'processing'], [3201, 'processing'], [3101, 'deployed'],
+      [3204, 'processing'],
+      [3203, 'processing'],
+      [3202, 'processing'],
+      [3201, 'processing'],
+      [3101, 'deployed'],
     ]);
     // Each deploy starts from the commit the previous one ended on.
     expect(all.data[3]!.before).toBe(all.data[4]!.after);
@@ -205,7 +225,13 @@ describe('connect, deploy, history', () => {
       expect(deploy.status).toBe(202);
       hooked.sb.advance(DURATIONS.gitDeploy);
       const list = (await hooked.call('GET', '/__sandbox/webhooks')).body.data;
-      expect(list).toEqual([expect.objectContaining({ event: 'git_deploy_completed', status: 200, payload: { git: { state: 'deployed' } } })]);
+      expect(list).toEqual([
+        expect.objectContaining({
+          event: 'git_deploy_completed',
+          status: 200,
+          payload: { git: { state: 'deployed' } },
+        }),
+      ]);
       expect(received).toEqual([{ event: 'git_deploy_completed', body: { git: { state: 'deployed' } } }]);
     } finally {
       await hooked.sb.stop();
@@ -245,20 +271,62 @@ describe("the seed's 400 conditions", () => {
   it('connect: repository missing, branch missing or blank, already connected, no token', async () => {
     const repo = 'https://git.example.com/example/shop-theme';
     await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { branch: 'main' }, /^body\.repository/);
-    await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: ' ', branch: 'main' }, GIT_ERRORS.repositoryMissing);
+    await expect400(
+      'connectSiteGitRepository',
+      'POST',
+      '/sites/123457/git',
+      { repository: ' ', branch: 'main' },
+      GIT_ERRORS.repositoryMissing,
+    );
     await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: repo }, /^body\.branch/);
-    await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: repo, branch: '' }, /^body\.branch/);
-    await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: repo, branch: '  ' }, GIT_ERRORS.branchBlank);
-    await expect400('connectSiteGitRepository', 'POST', '/sites/123456/git', { repository: repo, branch: 'main' }, GIT_ERRORS.alreadyConnected);
+    await expect400(
+      'connectSiteGitRepository',
+      'POST',
+      '/sites/123457/git',
+      { repository: repo, branch: '' },
+      /^body\.branch/,
+    );
+    await expect400(
+      'connectSiteGitRepository',
+      'POST',
+      '/sites/123457/git',
+      { repository: repo, branch: '  ' },
+      GIT_ERRORS.branchBlank,
+    );
+    await expect400(
+      'connectSiteGitRepository',
+      'POST',
+      '/sites/123456/git',
+      { repository: repo, branch: 'main' },
+      GIT_ERRORS.alreadyConnected,
+    );
     await h.api.sites.git.revokeToken(123457);
-    await expect400('connectSiteGitRepository', 'POST', '/sites/123457/git', { repository: repo, branch: 'main' }, GIT_ERRORS.noToken);
+    await expect400(
+      'connectSiteGitRepository',
+      'POST',
+      '/sites/123457/git',
+      { repository: repo, branch: 'main' },
+      GIT_ERRORS.noToken,
+    );
     h.sb.runtime.state.gitAccountToken = null;
-    await expect400('connectSiteGitRepository', 'POST', '/sites/123458/git', { repository: repo, branch: 'main' }, GIT_ERRORS.noToken);
+    await expect400(
+      'connectSiteGitRepository',
+      'POST',
+      '/sites/123458/git',
+      { repository: repo, branch: 'main' },
+      GIT_ERRORS.noToken,
+    );
     expect((await h.api.sites.git.history(123457)).data).toEqual([]);
   });
 
   it('update and deploy: not connected; update: blank branch; deploy: no branch set', async () => {
-    await expect400('updateSiteGitConfiguration', 'PUT', '/sites/123457/git', { branch: 'main' }, GIT_ERRORS.notConnected);
+    await expect400(
+      'updateSiteGitConfiguration',
+      'PUT',
+      '/sites/123457/git',
+      { branch: 'main' },
+      GIT_ERRORS.notConnected,
+    );
     await expect400('deploySiteGit', 'POST', '/sites/123457/git/deploy', undefined, GIT_ERRORS.notConnected);
     await expect400('updateSiteGitConfiguration', 'PUT', '/sites/123456/git', { branch: ' ' }, GIT_ERRORS.branchBlank);
     await expect400('updateSiteGitConfiguration', 'PUT', '/sites/123456/git', { branch: '' }, /^body\.branch/);
@@ -269,6 +337,12 @@ describe("the seed's 400 conditions", () => {
   it('branches: repository or token missing', async () => {
     await expect400('listSiteGitBranches', 'GET', '/sites/123457/git/branches', undefined, GIT_ERRORS.noRepository);
     h.sb.runtime.state.gitAccountToken = null;
-    await expect400('listSiteGitBranches', 'GET', '/sites/123456/git/branches', undefined, GIT_ERRORS.noTokenForBranches);
+    await expect400(
+      'listSiteGitBranches',
+      'GET',
+      '/sites/123456/git/branches',
+      undefined,
+      GIT_ERRORS.noTokenForBranches,
+    );
   });
 });

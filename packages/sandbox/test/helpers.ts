@@ -2,7 +2,7 @@
 // per-file setup every area test shares (useSandbox).
 import { createClient, type HostingApiClient } from '@hosting-api/client';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../src/index.js';
 
 export const START = '2026-11-02T09:00:00.000Z';
 
@@ -20,7 +20,12 @@ export interface Harness {
   /** Gets a fresh token (the clock may have run past the old one's lifetime). */
   refresh(): Promise<void>;
   /** JSON request against /v1 (or an absolute path starting with /auth or /__sandbox). */
-  call<T = any>(method: string, path: string, body?: unknown, opts?: { token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<Reply<T>>;
+  call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts?: { token?: string | null; headers?: Record<string, string>; raw?: string },
+  ): Promise<Reply<T>>;
 }
 
 /**
@@ -108,4 +113,8 @@ export function useSandbox(options: SandboxOptions = {}): SandboxTest {
 }
 
 /** The status a client call ended with: 200 or the error's status. */
-export const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+export const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: { status?: number }) => e.status,
+  );

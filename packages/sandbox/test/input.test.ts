@@ -15,7 +15,11 @@ import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
 
-async function send(method: string, path: string, init: { headers?: Record<string, string>; body?: string; token?: string | null } = {}) {
+async function send(
+  method: string,
+  path: string,
+  init: { headers?: Record<string, string>; body?: string; token?: string | null } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   const token = init.token === undefined ? h.token : init.token;
   if (token) headers.authorization ??= `Bearer ${token}`;
@@ -105,7 +109,10 @@ describe('media types: only what the operation declares', () => {
 
   it('refuses other JSON-like types (merge-patch+json, text/json) on JSON operations', async () => {
     for (const type of ['application/merge-patch+json', 'text/json', 'application/jsonx']) {
-      const r = await send('POST', '/v1/sites/123456/notes', { headers: { 'content-type': type }, body: '{"subject":"a","body":"b"}' });
+      const r = await send('POST', '/v1/sites/123456/notes', {
+        headers: { 'content-type': type },
+        body: '{"subject":"a","body":"b"}',
+      });
       expect(r.status, type).toBe(400);
     }
   });
@@ -155,7 +162,9 @@ describe('401 answers carry WWW-Authenticate: Bearer', () => {
 describe('malformed requests: what the operation does not use is ignored', () => {
   it('ignores repeated and bracket-style unknown query parameters, on operations without query parameters too', async () => {
     for (const op of OPS.filter((o) => o.method === 'GET')) {
-      const r = await send(op.method, `${pathOf(op)}?x=1&x=2&a[]=1&a[]=2&b[c]=3`, { token: op.auth ? undefined : null });
+      const r = await send(op.method, `${pathOf(op)}?x=1&x=2&a[]=1&a[]=2&b[c]=3`, {
+        token: op.auth ? undefined : null,
+      });
       expect(r.status, op.operationId).toBeLessThan(400);
       expect(Object.keys(op.responses), op.operationId).toContain(String(r.status));
     }
@@ -195,7 +204,11 @@ describe('malformed requests: what the operation does not use is ignored', () =>
 describe('the response self-check', () => {
   it('replaces an answer the spec does not document with a 500 listing the problem, and reports it', async () => {
     const errors: string[] = [];
-    const sb = await startSandbox({ speed: 0, selfCheck: true, onError: (m, e) => errors.push(`${m}: ${(e as Error).message}`) });
+    const sb = await startSandbox({
+      speed: 0,
+      selfCheck: true,
+      onError: (m, e) => errors.push(`${m}: ${(e as Error).message}`),
+    });
     try {
       const token = await sb.token();
       // A state no handler produces: a note whose subject is a number (bypassing the fixture check).
@@ -203,7 +216,9 @@ describe('the response self-check', () => {
       const res = await fetch(`${sb.url}/sites/123456/notes/999`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(500);
       const body = (await res.json()) as any;
-      expect(body.errors[0]).toMatch(/^sandbox self-check: getSiteNote .* 200: body\/data\/subject must be string \(original status 200\)$/);
+      expect(body.errors[0]).toMatch(
+        /^sandbox self-check: getSiteNote .* 200: body\/data\/subject must be string \(original status 200\)$/,
+      );
       expect(errors[0]).toMatch(/^self-check/);
     } finally {
       await sb.stop();
@@ -219,7 +234,9 @@ describe('the response self-check', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).data.subject).toBe(5);
       // The unchecked path answers the same envelopes as the checked one (page block included).
-      const paged = await fetch(`${sb.url}/sites/123456/notes?per_page=1`, { headers: { authorization: `Bearer ${token}` } });
+      const paged = await fetch(`${sb.url}/sites/123456/notes?per_page=1`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = (await paged.json()) as any;
       expect(Object.keys(body)).toEqual(['message', 'data', 'errors', 'page']);
       expect(body.page).toMatchObject({ currentPage: 1, perPage: 1 });
@@ -239,7 +256,10 @@ describe('the response self-check', () => {
 describe('control routes and fixtures are input too', () => {
   it('refuses a __proto__ key in PATCH /__sandbox/state; Object.prototype stays clean', async () => {
     for (const patch of ['{"__proto__": {"polluted": 1}}', '{"account": {"__proto__": {"polluted": 1}}}']) {
-      const r = await send('PATCH', '/__sandbox/state', { headers: { 'content-type': 'application/json' }, body: patch });
+      const r = await send('PATCH', '/__sandbox/state', {
+        headers: { 'content-type': 'application/json' },
+        body: patch,
+      });
       expect(r.status, patch).toBe(400);
       expect(errorEnvelope(r).errors?.[0]).toContain('__proto__');
       expect(({} as any).polluted).toBeUndefined();
@@ -262,16 +282,25 @@ describe('control routes and fixtures are input too', () => {
       [{ ...state, ids: { site: 'next' } }, 'ids.site'],
     ];
     for (const [fixture, path] of cases) {
-      const r = await send('PUT', '/__sandbox/state', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(fixture) });
+      const r = await send('PUT', '/__sandbox/state', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(fixture),
+      });
       expect(r.status, path).toBe(400);
       expect(errorEnvelope(r).errors?.[0]?.startsWith(`${path}: `), `${path}: ${r.body.errors}`).toBe(true);
     }
-    const patch = await send('PATCH', '/__sandbox/state', { headers: { 'content-type': 'application/json' }, body: '{"sites": [{"id": "x"}]}' });
+    const patch = await send('PATCH', '/__sandbox/state', {
+      headers: { 'content-type': 'application/json' },
+      body: '{"sites": [{"id": "x"}]}',
+    });
     expect(patch.status).toBe(400);
     expect(errorEnvelope(patch).errors?.[0]).toMatch(/^sites\.0\.id: /);
     expect((await send('GET', '/v1/sites')).status).toBe(200);
     // The seed and a dump of the state are valid fixtures.
-    expect((await send('PUT', '/__sandbox/state', { headers: { 'content-type': 'application/json' }, body: stateText() })).status).toBe(200);
+    expect(
+      (await send('PUT', '/__sandbox/state', { headers: { 'content-type': 'application/json' }, body: stateText() }))
+        .status,
+    ).toBe(200);
   });
 
   it('--seed FILE with a bad field: the CLI exits 2 naming it; startSandbox rejects', async () => {

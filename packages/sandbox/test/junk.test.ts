@@ -8,8 +8,8 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { errorEnvelope, useSandbox } from './helpers.js';
+import { spec as bundled, OPS, type Op, pathOf } from './ops.js';
 import { specProblems } from './spec-check.js';
-import { OPS, pathOf, spec as bundled, type Op } from './ops.js';
 
 const h = useSandbox();
 
@@ -52,7 +52,7 @@ const resolve = (schema: any, spec: any): any => {
 function wrongType(schema: any): unknown[] {
   const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
   const out: unknown[] = [];
-  if (!types.includes('string')) out.push('not-a-' + (types[0] ?? 'value'));
+  if (!types.includes('string')) out.push(`not-a-${types[0] ?? 'value'}`);
   if (!types.includes('integer') && !types.includes('number')) out.push(12345);
   if (!types.includes('boolean')) out.push(true);
   if (!types.includes('array')) out.push([1, 'x']);
@@ -84,7 +84,15 @@ function brokenConstraints(schema: any): unknown[] {
 function edges(schema: any): unknown[] {
   const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('string') && !schema.enum && !schema.format && !schema.pattern && !schema.minLength) {
-    return ['', '   ', 'x'.repeat(5000), '%E0%A4%A', 'https://downloads.example.com/%E0%A4%A.zip', '../../etc/passwd', 'ünïcødé ✓'];
+    return [
+      '',
+      '   ',
+      'x'.repeat(5000),
+      '%E0%A4%A',
+      'https://downloads.example.com/%E0%A4%A.zip',
+      '../../etc/passwd',
+      'ünïcødé ✓',
+    ];
   }
   if (types.includes('integer') && schema.minimum === undefined && schema.maximum === undefined) {
     return [-1, 0, 2 ** 53 - 1];
@@ -97,15 +105,31 @@ function inputsOf(op: Op, spec: any, tokens: { valid: string; revoked: string })
   // Path ids that cannot exist or are not canonical.
   for (const p of op.params.filter((x) => x.in === 'path')) {
     const schema = resolve(p.schema, spec);
-    const values = schema.type === 'integer' ? ['0x1e240', '-1', '99999999999999999999', '1.5', 'abc', `${p.example}%20`] : ['%E0%A4%A', 'x'.repeat(300), 'no-such-thing'];
-    for (const v of values) inputs.push({ label: `path ${p.name}=${v.slice(0, 20)}`, path: pathOf(op, { [p.name]: v }) });
+    const values =
+      schema.type === 'integer'
+        ? ['0x1e240', '-1', '99999999999999999999', '1.5', 'abc', `${p.example}%20`]
+        : ['%E0%A4%A', 'x'.repeat(300), 'no-such-thing'];
+    for (const v of values)
+      inputs.push({ label: `path ${p.name}=${v.slice(0, 20)}`, path: pathOf(op, { [p.name]: v }) });
   }
   // The token, on operations that need one.
   if (op.auth) {
     const { valid, revoked } = tokens;
     for (const authorization of [
-      null, '', 'Bearer', 'Bearer ', 'Bearer not-a-token', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer a b', 'Bearer-x',
-      `Bearer ${valid}x`, `Bearer ${valid.slice(0, -1)}`, `Bearer ${'x'.repeat(5000)}`, `Bearer ${revoked}`, `Bearer ${valid}, Bearer ${valid}`,
+      null,
+      '',
+      'Bearer',
+      'Bearer ',
+      'Bearer not-a-token',
+      'Basic dXNlcjpwYXNz',
+      'Token abc',
+      'Bearer a b',
+      'Bearer-x',
+      `Bearer ${valid}x`,
+      `Bearer ${valid.slice(0, -1)}`,
+      `Bearer ${'x'.repeat(5000)}`,
+      `Bearer ${revoked}`,
+      `Bearer ${valid}, Bearer ${valid}`,
     ]) {
       inputs.push({ label: `authorization ${authorization}`, authorization });
     }
@@ -116,7 +140,8 @@ function inputsOf(op: Op, spec: any, tokens: { valid: string; revoked: string })
     const bad = [...brokenConstraints(schema)];
     if (schema.type === 'integer' || schema.type === 'number') bad.push('abc', '0x10', ' 5');
     if (schema.type === 'boolean') bad.push('maybe', '1');
-    for (const v of bad) inputs.push({ label: `query ${p.name}=${String(v)}`, query: `${p.name}=${encodeURIComponent(String(v))}` });
+    for (const v of bad)
+      inputs.push({ label: `query ${p.name}=${String(v)}`, query: `${p.name}=${encodeURIComponent(String(v))}` });
     inputs.push({ label: `query ${p.name} twice`, query: `${p.name}=${p.example ?? 1}&${p.name}=${p.example ?? 1}` });
   }
   // Anything in the query that the operation does not declare is ignored, but must be harmless.
@@ -131,24 +156,45 @@ function inputsOf(op: Op, spec: any, tokens: { valid: string; revoked: string })
     const encode = (value: unknown) =>
       type === 'application/json'
         ? JSON.stringify(value)
-        : new URLSearchParams(Object.entries(value as object).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+        : new URLSearchParams(
+            Object.entries(value as object).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+          ).toString();
     const withField = (name: string, value: unknown) => encode({ ...example, [name]: value });
     for (const raw of ['[]', '"text"', '123', 'null', 'true', '{"unterminated": ']) {
       inputs.push({ label: `body ${raw}`, body: raw, contentType: 'application/json' });
     }
     inputs.push({ label: 'body as text/plain', body: encode(example), contentType: 'text/plain' });
-    inputs.push({ label: 'body in the other media type', body: type === 'application/json' ? 'a=1' : JSON.stringify(example), contentType: type === 'application/json' ? 'application/x-www-form-urlencoded' : 'application/json' });
+    inputs.push({
+      label: 'body in the other media type',
+      body: type === 'application/json' ? 'a=1' : JSON.stringify(example),
+      contentType: type === 'application/json' ? 'application/x-www-form-urlencoded' : 'application/json',
+    });
     for (const [name, prop0] of Object.entries<any>(schema.properties ?? {})) {
       const prop = resolve(prop0, spec);
-      for (const v of wrongType(prop)) inputs.push({ label: `body.${name} = ${JSON.stringify(v)}`, body: withField(name, v), contentType: type });
-      for (const v of brokenConstraints(prop)) inputs.push({ label: `body.${name} broken (${JSON.stringify(v)?.slice(0, 20)})`, body: withField(name, v), contentType: type });
-      for (const v of edges(prop)) inputs.push({ label: `body.${name} edge (${JSON.stringify(v).slice(0, 20)})`, body: withField(name, v), contentType: type });
+      for (const v of wrongType(prop))
+        inputs.push({ label: `body.${name} = ${JSON.stringify(v)}`, body: withField(name, v), contentType: type });
+      for (const v of brokenConstraints(prop))
+        inputs.push({
+          label: `body.${name} broken (${JSON.stringify(v)?.slice(0, 20)})`,
+          body: withField(name, v),
+          contentType: type,
+        });
+      for (const v of edges(prop))
+        inputs.push({
+          label: `body.${name} edge (${JSON.stringify(v).slice(0, 20)})`,
+          body: withField(name, v),
+          contentType: type,
+        });
       if (prop.type === 'array' && prop.items) {
         const item = resolve(prop.items, spec);
         const first = Array.isArray(example[name]) && example[name].length ? example[name][0] : {};
         for (const [sub, subProp] of Object.entries<any>(item.properties ?? {})) {
           for (const v of [...wrongType(resolve(subProp, spec)).slice(0, 2), ...edges(resolve(subProp, spec))]) {
-            inputs.push({ label: `body.${name}.0.${sub} = ${JSON.stringify(v).slice(0, 20)}`, body: withField(name, [{ ...first, [sub]: v }]), contentType: type });
+            inputs.push({
+              label: `body.${name}.0.${sub} = ${JSON.stringify(v).slice(0, 20)}`,
+              body: withField(name, [{ ...first, [sub]: v }]),
+              contentType: type,
+            });
           }
         }
       }
@@ -159,7 +205,11 @@ function inputsOf(op: Op, spec: any, tokens: { valid: string; revoked: string })
     }
   } else {
     // A body the operation does not take is ignored, whatever it is.
-    for (const [contentType, body] of [['application/json', '{"broken": '], ['text/plain', 'junk'], ['application/json', '{"name": 5}']] as const) {
+    for (const [contentType, body] of [
+      ['application/json', '{"broken": '],
+      ['text/plain', 'junk'],
+      ['application/json', '{"name": 5}'],
+    ] as const) {
       if (op.method !== 'GET') inputs.push({ label: `unexpected body ${body}`, body, contentType });
     }
   }
@@ -174,7 +224,11 @@ describe('junk to every operation', () => {
     const r = await h.call('POST', '/auth/revoke', undefined, {
       token: null,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      raw: new URLSearchParams({ token: revoked, client_id: 'sandbox-client', client_secret: 'sandbox-secret' }).toString(),
+      raw: new URLSearchParams({
+        token: revoked,
+        client_id: 'sandbox-client',
+        client_secret: 'sandbox-secret',
+      }).toString(),
     });
     expect(r.status).toBe(200);
     let total = 0;
@@ -203,7 +257,9 @@ describe('junk to every operation', () => {
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (res.status >= 400) {
           errorEnvelope({ status: res.status, body, headers: res.headers });
-          expect(JSON.stringify(h.sb.runtime.state) === before, `${what}: the state changed after a refusal`).toBe(true);
+          expect(JSON.stringify(h.sb.runtime.state) === before, `${what}: the state changed after a refusal`).toBe(
+            true,
+          );
         } else {
           // Accepted (an edge value): back to the seed for the next input.
           h.sb.reset();

@@ -3,7 +3,7 @@
 // the performance and usage reports and metrics.
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { useSandbox, errorEnvelope, type Reply, status } from './helpers.js';
+import { errorEnvelope, type Reply, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const DAY = 86_400_000;
@@ -15,7 +15,14 @@ function getWithBody(path: string, body: string, contentType = 'application/json
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       `${h.sb.url}${path}`,
-      { method: 'GET', headers: { authorization: `Bearer ${h.token}`, 'content-type': contentType, 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'GET',
+        headers: {
+          authorization: `Bearer ${h.token}`,
+          'content-type': contentType,
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -53,7 +60,9 @@ describe('PHP log', () => {
     const first = await h.api.sites.logs.php(123456, { status: 'Warning' });
     expect(first.total_results).toBeGreaterThan(0);
     expect(first.total_results).toBeLessThan(505);
-    expect(first.logs.every((e) => e.severity === 'Warning' && e.name === 'E_WARNING' && e.atomic_site_id === 123456)).toBe(true);
+    expect(
+      first.logs.every((e) => e.severity === 'Warning' && e.name === 'E_WARNING' && e.atomic_site_id === 123456),
+    ).toBe(true);
     const next = await h.api.sites.logs.php(123456, { scroll_id: first.scroll_id });
     expect(next.logs.every((e) => e.severity === 'Warning')).toBe(true);
     expect(first.logs.length + next.logs.length).toBe(Math.min(first.total_results!, 400));
@@ -66,7 +75,9 @@ describe('PHP log', () => {
     await h.refresh();
     const after = await h.api.sites.logs.php(123456);
     expect(after.total_results).toBe(before.total_results);
-    expect(Date.parse(after.logs[0]!.timestamp)).toBeGreaterThan(Date.parse(before.logs[0]!.timestamp) + DAY - 20 * 60_000);
+    expect(Date.parse(after.logs[0]!.timestamp)).toBeGreaterThan(
+      Date.parse(before.logs[0]!.timestamp) + DAY - 20 * 60_000,
+    );
   });
 
   it('a new site has no entries from before it existed', async () => {
@@ -84,9 +95,13 @@ describe('PHP log', () => {
     expect(specProblems('listSitePhpLogs', bad.status, bad.body)).toEqual([]);
     // A server-log cursor is not a PHP-log cursor, and one site's cursor is not another's.
     const server = await h.api.sites.logs.server(123456);
-    expect((await getWithBody('/sites/123456/logs/php', JSON.stringify({ scroll_id: server.scroll_id }))).status).toBe(400);
+    expect((await getWithBody('/sites/123456/logs/php', JSON.stringify({ scroll_id: server.scroll_id }))).status).toBe(
+      400,
+    );
     const php = await h.api.sites.logs.php(123456);
-    expect((await getWithBody('/sites/123457/logs/php', JSON.stringify({ scroll_id: php.scroll_id }))).status).toBe(400);
+    expect((await getWithBody('/sites/123457/logs/php', JSON.stringify({ scroll_id: php.scroll_id }))).status).toBe(
+      400,
+    );
     const wrongType = await getWithBody('/sites/123456/logs/php', JSON.stringify({ status: 5 }));
     expect(wrongType.status).toBe(400);
     expect(errorEnvelope(wrongType).errors?.[0]).toMatch(/^body\.status: /);
@@ -105,13 +120,27 @@ describe('server log', () => {
     const all = await h.api.sites.logs.server(123456);
     expect(all.total_results).toBe(7 * 288 + 1); // one request per 5 minutes
     expect(all.logs).toHaveLength(200);
-    const notFound = await h.api.sites.logs.server(123456, { status: 404, request_type: 'get', user_ip: '203.0.113.24' });
+    const notFound = await h.api.sites.logs.server(123456, {
+      status: 404,
+      request_type: 'get',
+      user_ip: '203.0.113.24',
+    });
     expect(notFound.total_results).toBeGreaterThan(0);
     for (const e of notFound.logs) {
-      expect(e).toMatchObject({ status: 404, request_type: 'GET', user_ip: '203.0.113.24', http_host: 'ada-blog.example.com', type: 'access' });
+      expect(e).toMatchObject({
+        status: 404,
+        request_type: 'GET',
+        user_ip: '203.0.113.24',
+        http_host: 'ada-blog.example.com',
+        type: 'access',
+      });
       expect(e.timestamp).toBe(Math.floor(Date.parse(e.date) / 1000));
     }
-    const asString = await h.api.sites.logs.server(123456, { status: '404', request_type: 'GET', user_ip: '203.0.113.24' });
+    const asString = await h.api.sites.logs.server(123456, {
+      status: '404',
+      request_type: 'GET',
+      user_ip: '203.0.113.24',
+    });
     expect(asString.total_results).toBe(notFound.total_results);
     const posts = await h.api.sites.logs.server(123456, { request_type: 'POST' });
     let count = posts.logs.length;
@@ -136,13 +165,18 @@ describe('site activity log', () => {
     expect(log.data.map((e) => e.name)).toEqual(['note.created', 'backup.downloaded', 'report.page_views']);
     expect(log.data[0]).toMatchObject({ source: 'api.v1', accountEmail: 'ada@example.com' });
     expect(log.page).toMatchObject({ currentPage: 1, perPage: 50, totalItems: 3 });
-    const filtered = await h.api.sites.logs.activity(123456, { filters: [{ field: 'action', operator: 'equals', value: 'backup.downloaded' }] });
+    const filtered = await h.api.sites.logs.activity(123456, {
+      filters: [{ field: 'action', operator: 'equals', value: 'backup.downloaded' }],
+    });
     expect(filtered.data.map((e) => e.name)).toEqual(['backup.downloaded']);
     // Other sites' entries stay out.
     expect((await h.api.sites.logs.activity(123461, {})).data.map((e) => e.name)).toEqual(['site.created']);
     h.sb.advance(11 * DAY); // report.page_views is now 31 days old
     await h.refresh();
-    expect((await h.api.sites.logs.activity(123456, {})).data.map((e) => e.name)).toEqual(['note.created', 'backup.downloaded']);
+    expect((await h.api.sites.logs.activity(123456, {})).data.map((e) => e.name)).toEqual([
+      'note.created',
+      'backup.downloaded',
+    ]);
   });
 
   it('pages and refuses per_page over 50', async () => {
@@ -160,7 +194,16 @@ describe('site activity log', () => {
   it('lists site actions, including the names recorded in site logs', async () => {
     const actions = await h.api.sites.actions.list();
     const names = actions.map((a) => a.name);
-    expect(names).toEqual(expect.arrayContaining(['site.created', 'backup.downloaded', 'performance_report.screenshot', 'note.created', 'plugin.installed', 'firewall_rule.created']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'site.created',
+        'backup.downloaded',
+        'performance_report.screenshot',
+        'note.created',
+        'plugin.installed',
+        'firewall_rule.created',
+      ]),
+    );
     expect(names).not.toContain('settings');
     expect(new Set(names).size).toBe(names.length);
     h.sb.runtime.logActivity({ name: 'custom.thing', description: 'Custom thing', message: 'x', siteId: 123456 });
@@ -182,7 +225,9 @@ describe('reports', () => {
         expect(d[`${c}_score`]).toBeLessThanOrEqual(1);
       }
     }
-    expect(Number(report.mobile_report.largest_contentful_paint_numeric_value)).toBeGreaterThan(Number(report.desktop_report.largest_contentful_paint_numeric_value));
+    expect(Number(report.mobile_report.largest_contentful_paint_numeric_value)).toBeGreaterThan(
+      Number(report.desktop_report.largest_contentful_paint_numeric_value),
+    );
     expect(await h.api.sites.reports.performance(123456)).toEqual(report);
     expect(await status(h.api.sites.reports.performance(999999))).toBe(404);
   });
@@ -198,7 +243,8 @@ describe('reports', () => {
     };
     const created = Date.parse((await h.api.sites.get(123456)).created);
     const expected: string[] = [];
-    for (let back = 0; month(back - 1).getTime() > created; back++) expected.push(month(back).toISOString().slice(0, 10));
+    for (let back = 0; month(back - 1).getTime() > created; back++)
+      expected.push(month(back).toISOString().slice(0, 10));
     expect(usage.map((u) => u.billing_cycle.start_date)).toEqual(expected);
     expect(usage.length).toBeGreaterThanOrEqual(3);
     const last = month(0, 0).toISOString().slice(0, 10); // day 0 of this month: the last day of the previous one
@@ -216,8 +262,17 @@ describe('reports', () => {
 
 describe('metrics', () => {
   it('echoes the search and answers one period per resolution step', async () => {
-    const m = await h.api.sites.metrics.query(123456, { start_at: '24h', metrics: ['requests_persec'], dimensions: ['page_is_cached'] });
-    expect(m).toMatchObject({ id: 123456, name: 'ada-blog', displayName: 'Ada Lovelace Blog', url: 'https://ada-blog.example.com' });
+    const m = await h.api.sites.metrics.query(123456, {
+      start_at: '24h',
+      metrics: ['requests_persec'],
+      dimensions: ['page_is_cached'],
+    });
+    expect(m).toMatchObject({
+      id: 123456,
+      name: 'ada-blog',
+      displayName: 'Ada Lovelace Blog',
+      url: 'https://ada-blog.example.com',
+    });
     const hour = Math.floor(now() / 3_600_000) * 3_600_000; // the clock only moves forward between tests
     expect(m.search).toEqual({
       startAt: new Date(hour - DAY).toISOString(),
@@ -231,7 +286,11 @@ describe('metrics', () => {
     expect(m.periods.at(-1)!.timestamp).toBe((hour - 3_600_000) / 1000);
     const cached = m.periods[0]!.page_is_cached as Record<string, Record<string, number>>;
     expect(Object.keys(cached.requests_persec!)).toEqual(['true', 'false']);
-    const week = await h.api.sites.metrics.query(123456, { start_at: '7d', metrics: ['requests_persec', 'response_bytes_persec'], dimensions: ['page_is_cached', 'http_status'] });
+    const week = await h.api.sites.metrics.query(123456, {
+      start_at: '7d',
+      metrics: ['requests_persec', 'response_bytes_persec'],
+      dimensions: ['page_is_cached', 'http_status'],
+    });
     expect(week.search.resolution).toBe(86_400);
     expect(week.periods).toHaveLength(7);
     expect(Object.keys(week.periods[0]!).sort()).toEqual(['http_status', 'page_is_cached', 'timestamp']);

@@ -3,7 +3,7 @@
 // existingSites/futureSites on list and get; the work on the sites is queued.
 import { describe, expect, it } from 'vitest';
 import { DURATIONS } from '../src/domain/runtime.js';
-import { useSandbox, errorEnvelope, status } from './helpers.js';
+import { errorEnvelope, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -15,9 +15,23 @@ describe('must-use plugins', () => {
     expect(r.status).toBe(200);
     expect(specProblems('createMuPlugin', r.status, r.body)).toEqual([]);
     const created = r.body.data;
-    expect(created).toEqual({ id: expect.any(Number), created: expect.any(String), existing_sites: true, future_sites: false, path: URL_PHP, slug: 'disable-xmlrpc.php' });
+    expect(created).toEqual({
+      id: expect.any(Number),
+      created: expect.any(String),
+      existing_sites: true,
+      future_sites: false,
+      path: URL_PHP,
+      slug: 'disable-xmlrpc.php',
+    });
     const got = await h.api.muPlugins.get(created.id);
-    expect(got).toEqual({ id: created.id, created: created.created, existingSites: true, futureSites: false, path: URL_PHP, slug: 'disable-xmlrpc.php' });
+    expect(got).toEqual({
+      id: created.id,
+      created: created.created,
+      existingSites: true,
+      futureSites: false,
+      path: URL_PHP,
+      slug: 'disable-xmlrpc.php',
+    });
     const list = await h.call('GET', '/mu-plugins');
     expect(specProblems('listMuPlugins', list.status, list.body)).toEqual([]);
     expect(list.body.data.map((m: any) => m.id)).toEqual([created.id, 317]);
@@ -29,13 +43,21 @@ describe('must-use plugins', () => {
     const hook = h.sb.runtime.webhooks.at(-1)!;
     expect(hook.event).toBe('mu_plugin_create_completed');
     expect((hook.payload as any).site_ids).toEqual(h.sb.runtime.state.sites.map((s) => s.id));
-    expect(h.sb.runtime.state.alerts.at(-1)).toMatchObject({ type: 'account.mu_plugin_installed', category: 'completed', site: null });
+    expect(h.sb.runtime.state.alerts.at(-1)).toMatchObject({
+      type: 'account.mu_plugin_installed',
+      category: 'completed',
+      site: null,
+    });
   });
 
   it('pages the list', async () => {
     for (let i = 0; i < 4; i++) {
       h.sb.advance(1000);
-      await h.api.muPlugins.create({ path: `https://downloads.example.com/mu/p${i}.php`, existing_sites: false, future_sites: true });
+      await h.api.muPlugins.create({
+        path: `https://downloads.example.com/mu/p${i}.php`,
+        existing_sites: false,
+        future_sites: true,
+      });
     }
     const page = await h.api.muPlugins.list({ per_page: 2, page: 2 });
     expect(page.data.map((m) => m.slug)).toEqual(['p1.php', 'p0.php']);
@@ -64,7 +86,11 @@ describe('must-use plugins', () => {
     const missing = await h.call('POST', '/mu-plugins', { path: URL_PHP, existing_sites: true });
     expect(missing.status).toBe(400);
     expect(errorEnvelope(missing).errors?.[0]).toMatch(/^body\.future_sites:/);
-    const dup = await h.call('POST', '/mu-plugins', { path: 'https://other.example.org/site-defaults.php', existing_sites: true, future_sites: true });
+    const dup = await h.call('POST', '/mu-plugins', {
+      path: 'https://other.example.org/site-defaults.php',
+      existing_sites: true,
+      future_sites: true,
+    });
     expect(dup.status).toBe(400);
     expect(h.sb.runtime.state.muPlugins).toHaveLength(1);
   });
@@ -89,7 +115,9 @@ describe('must-use plugins', () => {
     expect(hook.event).toBe('mu_plugin_delete_completed');
     expect((hook.payload as any).site_ids).toContain(site.id);
     expect(h.sb.runtime.state.alerts.at(-1)).toMatchObject({ type: 'account.mu_plugin_removed' });
-    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'mu_plugin.' }] });
+    const log = await h.api.account.activity.list({
+      filters: [{ field: 'action', operator: 'contains', value: 'mu_plugin.' }],
+    });
     expect(log.data.map((e) => e.name)).toEqual(['mu_plugin.deleted', 'mu_plugin.refreshed']);
   });
 

@@ -1,6 +1,6 @@
 // Notes: the CRUD flow, paging, editor tracking, 404s and validation.
 import { describe, expect, it } from 'vitest';
-import { useSandbox, status } from './helpers.js';
+import { status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -20,7 +20,9 @@ describe('notes', () => {
 
     expect(await h.api.sites.notes.delete(123457, note.id)).toBeNull();
     expect(await status(h.api.sites.notes.get(123457, note.id))).toBe(404);
-    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'note.' }] });
+    const log = await h.api.account.activity.list({
+      filters: [{ field: 'action', operator: 'contains', value: 'note.' }],
+    });
     expect(log.data.map((e) => e.name)).toEqual(['note.deleted', 'note.updated', 'note.created']);
   });
 

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const spec = JSON.parse(readFileSync(require.resolve('@hosting-api/openapi/openapi.json'), 'utf8'));
 
-export const deref = (x: any): any => (x && typeof x.$ref === 'string' ? deref(spec.components[x.$ref.split('/')[2]][x.$ref.split('/')[3]]) : x);
+export const deref = (x: any): any =>
+  x && typeof x.$ref === 'string' ? deref(spec.components[x.$ref.split('/')[2]][x.$ref.split('/')[3]]) : x;
 
 export interface Op {
   operationId: string;

@@ -3,9 +3,9 @@
 // constants, PHP filesystem permissions and the CMS helpers, through @hosting-api/client.
 import { describe, expect, it } from 'vitest';
 import { BASIC_AUTH_EVENT } from '../src/domain/areas/site-operations.js';
-import { DURATIONS } from '../src/index.js';
 import { CMS_VERSION_BETA, CMS_VERSION_STABLE } from '../src/domain/model/sites.js';
-import { useSandbox, errorEnvelope, status } from './helpers.js';
+import { DURATIONS } from '../src/index.js';
+import { errorEnvelope, status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
@@ -13,7 +13,9 @@ const h = useSandbox();
 const rawSite = (id: number) => h.sb.runtime.state.sites.find((s) => s.id === id)!;
 const alertsOf = (siteId: number) => h.sb.runtime.state.alerts.filter((a) => a.site?.id === siteId);
 const actions = async () =>
-  (await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'site.' }] })).data.map((e) => e.name);
+  (
+    await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'contains', value: 'site.' }] })
+  ).data.map((e) => e.name);
 
 describe('maintenance mode', () => {
   it('moves to the given state after the queued change completes; repeating it is a no-op', async () => {
@@ -72,7 +74,9 @@ describe('maintenance mode', () => {
   });
 
   it('serialises concurrent reversals: an odd number leaves one change queued', async () => {
-    const replies = await Promise.all(Array.from({ length: 5 }, () => h.call('PUT', '/sites/123456/maintenance-mode', {})));
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () => h.call('PUT', '/sites/123456/maintenance-mode', {})),
+    );
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(rawSite(123456).maintenanceModeStatus).toBe('enabling');
     expect(h.sb.runtime.clock.pending().filter((t) => t.label.includes('maintenance'))).toHaveLength(1);
@@ -163,31 +167,54 @@ describe('toggles', () => {
     expect(specProblems('toggleSiteCmsMcp', third.status, third.body)).toEqual([]);
     h.sb.advance(DURATIONS.queuedToggle);
     // Only the last requested state completes.
-    expect(alertsOf(123456).filter((a) => a.type.startsWith('site.cms_mcp')).map((a) => a.type)).toEqual(['site.cms_mcp_enabled']);
+    expect(
+      alertsOf(123456)
+        .filter((a) => a.type.startsWith('site.cms_mcp'))
+        .map((a) => a.type),
+    ).toEqual(['site.cms_mcp_enabled']);
   });
 });
 
 describe('file modifications and PHP filesystem permissions', () => {
   it('defines and removes the constants idempotently', async () => {
-    expect(await h.api.sites.fileModifications.get(123456)).toEqual({ disallow_file_edit: false, disallow_file_mods: false });
-    const r = await h.api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_EDIT', enabled: true }, { raw: true });
+    expect(await h.api.sites.fileModifications.get(123456)).toEqual({
+      disallow_file_edit: false,
+      disallow_file_mods: false,
+    });
+    const r = await h.api.sites.fileModifications.update(
+      123456,
+      { constant: 'DISALLOW_FILE_EDIT', enabled: true },
+      { raw: true },
+    );
     expect(r.message).toBe('DISALLOW_FILE_EDIT enabled');
     expect(r.data).toEqual({ disallow_file_edit: true, disallow_file_mods: false });
     // Again: same result.
-    expect(await h.api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_EDIT', enabled: true })).toEqual({
+    expect(
+      await h.api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_EDIT', enabled: true }),
+    ).toEqual({
       disallow_file_edit: true,
       disallow_file_mods: false,
     });
     // Removing an absent constant succeeds.
-    const off = await h.api.sites.fileModifications.update(123456, { constant: 'DISALLOW_FILE_MODS', enabled: false }, { raw: true });
+    const off = await h.api.sites.fileModifications.update(
+      123456,
+      { constant: 'DISALLOW_FILE_MODS', enabled: false },
+      { raw: true },
+    );
     expect(off.message).toBe('DISALLOW_FILE_MODS disabled');
     expect(off.data).toEqual({ disallow_file_edit: true, disallow_file_mods: false });
-    expect(await h.api.sites.fileModifications.get(123456)).toEqual({ disallow_file_edit: true, disallow_file_mods: false });
-    expect(await h.api.sites.fileModifications.get(123457)).toEqual({ disallow_file_edit: false, disallow_file_mods: false });
+    expect(await h.api.sites.fileModifications.get(123456)).toEqual({
+      disallow_file_edit: true,
+      disallow_file_mods: false,
+    });
+    expect(await h.api.sites.fileModifications.get(123457)).toEqual({
+      disallow_file_edit: false,
+      disallow_file_mods: false,
+    });
 
     const bad = await h.call('PUT', '/sites/123456/file-modifications', { constant: 'WP_DEBUG', enabled: true });
     expect(bad.status).toBe(400);
-    expect(errorEnvelope(bad).errors?.[0]).toEqual("constant must be DISALLOW_FILE_EDIT or DISALLOW_FILE_MODS");
+    expect(errorEnvelope(bad).errors?.[0]).toEqual('constant must be DISALLOW_FILE_EDIT or DISALLOW_FILE_MODS');
     expect(await status(h.api.sites.fileModifications.get(999999))).toBe(404);
   });
 
@@ -236,16 +263,24 @@ describe('CMS helpers and the rest', () => {
     expect(new URL(url).searchParams.get('site')).toBe('123456');
     expect(await h.api.sites.cms.getDbAdminUrl(123456)).not.toBe(url);
 
-    const owner = await h.api.sites.singleUseLogin.create(123456, { email: 'ada@example.com', user_agent: 'Mozilla/5.0' });
+    const owner = await h.api.sites.singleUseLogin.create(123456, {
+      email: 'ada@example.com',
+      user_agent: 'Mozilla/5.0',
+    });
     expect(owner.url).toMatch(/^https:\/\/ada-blog\.example\.com\/single-use-login\/\?token=[0-9a-f]{32}$/);
     // A collaborator of the site is a CMS user too; of another site, not.
     await h.api.sites.singleUseLogin.create(123456, { email: 'alan@example.com', user_agent: 'Mozilla/5.0' });
-    const other = await h.call('POST', '/sites/123457/single_use_login', { email: 'alan@example.com', user_agent: 'x' });
+    const other = await h.call('POST', '/sites/123457/single_use_login', {
+      email: 'alan@example.com',
+      user_agent: 'x',
+    });
     expect(other.status).toBe(400);
     expect(specProblems('createSiteSingleUseLogin', other.status, other.body)).toEqual([]);
     const invalid = await h.call('POST', '/sites/123456/single_use_login', { email: 'not-an-email', user_agent: 'x' });
     expect(errorEnvelope(invalid).errors?.[0]).toMatch(/^body\.email/);
-    expect(await status(h.api.sites.singleUseLogin.create(999999, { email: 'ada@example.com', user_agent: 'x' }))).toBe(404);
+    expect(await status(h.api.sites.singleUseLogin.create(999999, { email: 'ada@example.com', user_agent: 'x' }))).toBe(
+      404,
+    );
   });
 
   it('flushes the object cache, disconnects SSH and reads the edge cache status', async () => {
@@ -279,7 +314,9 @@ describe('CMS helpers and the rest', () => {
       'site.ssh_disconnected',
       'site.object_cache_flushed',
     ]);
-    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'site.ssh_disconnected' }] });
+    const log = await h.api.account.activity.list({
+      filters: [{ field: 'action', operator: 'equals', value: 'site.ssh_disconnected' }],
+    });
     expect(log.data[0]).toMatchObject({ source: 'api.v1' });
   });
 });

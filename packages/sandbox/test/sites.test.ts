@@ -1,13 +1,12 @@
 // Sites: real flows through @hosting-api/client (responses validated by its schemas) and the
 // transitions of the seed's part 3.
 import { describe, expect, it } from 'vitest';
-import { DURATIONS } from '../src/index.js';
 import { SITE_NAME_RULE } from '../src/domain/model/sites.js';
-import { useSandbox, status } from './helpers.js';
+import { DURATIONS } from '../src/index.js';
+import { status, useSandbox } from './helpers.js';
 import { specProblems } from './spec-check.js';
 
 const h = useSandbox();
-
 
 describe('list and search', () => {
   it('lists every site, favorites first, without a page block unless paginate is set', async () => {
@@ -33,7 +32,13 @@ describe('list and search', () => {
   });
 
   it('searches by name substring and state, with ipAddresses in the search view', async () => {
-    const r = await h.api.sites.search({ filters: [{ key: 'name', value: 'a' }, { key: 'state', value: 'live' }], per_page: 2 });
+    const r = await h.api.sites.search({
+      filters: [
+        { key: 'name', value: 'a' },
+        { key: 'state', value: 'live' },
+      ],
+      per_page: 2,
+    });
     expect(r.data.every((s) => s.state === 'live' && s.name.includes('a'))).toBe(true);
     expect(r.page).toMatchObject({ currentPage: 1, perPage: 2 });
     expect(r.data[0]?.ipAddresses).toHaveLength(2);
@@ -50,14 +55,22 @@ describe('list and search', () => {
 describe('create → deploying → live', () => {
   it('creates a deploying site that goes live after its deploy and publishes an alert', async () => {
     const site = await h.api.sites.create({ name: 'ada-shop', php_version: '8.5', datacenter_code: 'AMS' });
-    expect(site).toMatchObject({ state: 'deploying', staging: false, sandbox: false, phpVersion: '8.5', datacenterCode: 'AMS' });
+    expect(site).toMatchObject({
+      state: 'deploying',
+      staging: false,
+      sandbox: false,
+      phpVersion: '8.5',
+      datacenterCode: 'AMS',
+    });
     h.sb.advance(DURATIONS.siteDeploy);
     const live = await h.api.sites.get(site.id);
     expect(live.state).toBe('live');
     expect(live.collaborators).toEqual([]);
     const alerts = h.sb.runtime.state.alerts.filter((a) => a.site?.id === site.id);
     expect(alerts.map((a) => a.category)).toEqual(['completed']);
-    const log = await h.api.account.activity.list({ filters: [{ field: 'action', operator: 'equals', value: 'site.created' }] });
+    const log = await h.api.account.activity.list({
+      filters: [{ field: 'action', operator: 'equals', value: 'site.created' }],
+    });
     expect(log.data[0]).toMatchObject({ source: 'api.v1', name: 'site.created' });
   });
 
@@ -73,8 +86,12 @@ describe('create → deploying → live', () => {
       expect(r.body.errors[0]).toBe(`body.name: ${SITE_NAME_RULE}`);
     }
     expect((await h.call('POST', '/sites', { name: 'ada-blog' })).body.errors[0]).toContain('already exists');
-    expect((await h.call('POST', '/sites', { name: 'okname', php_version: '7.4' })).body.errors[0]).toContain('body.php_version');
-    expect((await h.call('POST', '/sites', { name: 'okname', staging: 'yes' })).body.errors[0]).toMatch(/^body\.staging/);
+    expect((await h.call('POST', '/sites', { name: 'okname', php_version: '7.4' })).body.errors[0]).toContain(
+      'body.php_version',
+    );
+    expect((await h.call('POST', '/sites', { name: 'okname', staging: 'yes' })).body.errors[0]).toMatch(
+      /^body\.staging/,
+    );
   });
 
   it('validates names with the seed rule', async () => {
@@ -96,8 +113,17 @@ describe('get, update, delete', () => {
   });
 
   it('updates display name, PHP version and environment type', async () => {
-    const s = await h.api.sites.update(123456, { name: 'Ada Notes', php_version: '8.5', wp_environment_type: 'staging' });
-    expect(s).toMatchObject({ displayName: 'Ada Notes', name: 'ada-blog', phpVersion: '8.5', wpEnvironmentType: 'staging' });
+    const s = await h.api.sites.update(123456, {
+      name: 'Ada Notes',
+      php_version: '8.5',
+      wp_environment_type: 'staging',
+    });
+    expect(s).toMatchObject({
+      displayName: 'Ada Notes',
+      name: 'ada-blog',
+      phpVersion: '8.5',
+      wpEnvironmentType: 'staging',
+    });
     expect((await h.call('PUT', '/sites/123456', { wp_environment_type: 'prod' })).status).toBe(400);
   });
 
@@ -130,7 +156,11 @@ describe('conversions', () => {
     expect(await status(h.api.sites.convertToStaging(123456))).toBe(400); // has record 880123
     const before = await billable();
     const s = await h.api.sites.convertToStaging(123461);
-    expect(s).toMatchObject({ staging: true, sandbox: false, createdBy: { name: 'Ada Lovelace', email: 'ada@example.com' } });
+    expect(s).toMatchObject({
+      staging: true,
+      sandbox: false,
+      createdBy: { name: 'Ada Lovelace', email: 'ada@example.com' },
+    });
     expect(await billable()).toBe(before - 1);
   });
 

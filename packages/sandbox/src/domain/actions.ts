@@ -77,7 +77,9 @@ const entries = Object.entries(ACTIVITY_ACTIONS) as [ActionName, ActionDef][];
  * fixture may hold some), so a filter can name every action that can be found.
  */
 function listing(state: SandboxState, siteLog: boolean): Schema<'ActivityAction'>[] {
-  const list: Schema<'ActivityAction'>[] = entries.filter(([, def]) => !siteLog || def.site).map(([name, def]) => ({ name, description: def.description }));
+  const list: Schema<'ActivityAction'>[] = entries
+    .filter(([, def]) => !siteLog || def.site)
+    .map(([name, def]) => ({ name, description: def.description }));
   const known = new Set<string>(list.map((a) => a.name));
   for (const entry of state.activity) {
     if ((siteLog && entry.siteId === null) || known.has(entry.name)) continue;

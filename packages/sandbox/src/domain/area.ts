@@ -3,9 +3,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { ActionName } from './actions.js';
 import { notFound } from './errors.js';
-import type { TokenRecord } from './tokens.js';
 import type { SandboxRuntime } from './runtime.js';
 import type { SandboxState, SiteRecord } from './state.js';
+import type { TokenRecord } from './tokens.js';
 import type { OpBody, OpData, OperationId, OpPath, OpQuery, Page } from './types.js';
 
 export interface Ctx<K extends OperationId> {

@@ -40,5 +40,4 @@ export const badRequest = (...errors: string[]) =>
 export const notFound = () => new ApiError(404, MESSAGES.notFound);
 export const unauthorized = (reason: string) => new ApiError(401, MESSAGES.unauthorized, [reason]);
 export const forbidden = (reason: string) => new ApiError(403, MESSAGES.forbidden, [reason]);
-export const unprocessable = (reason?: string) =>
-  new ApiError(422, MESSAGES.unprocessable, reason ? [reason] : null);
+export const unprocessable = (reason?: string) => new ApiError(422, MESSAGES.unprocessable, reason ? [reason] : null);

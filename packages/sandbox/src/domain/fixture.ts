@@ -50,7 +50,12 @@ export const SandboxStateSchema = z.object({
   sites: z.array(SiteRecord),
   notes: z.array(S.Note.extend({ siteId })),
   collaborators: z.array(
-    S.Collaborator.extend({ avatar: z.string(), username: z.string().nullable(), favorite: z.boolean(), tags: z.array(S.SiteTag) }),
+    S.Collaborator.extend({
+      avatar: z.string(),
+      username: z.string().nullable(),
+      favorite: z.boolean(),
+      tags: z.array(S.SiteTag),
+    }),
   ),
   accountLevelAccess: z.array(
     z.object({
@@ -77,14 +82,26 @@ export const SandboxStateSchema = z.object({
   dnsRecords: z.array(S.DnsRecord.extend({ ssl: z.record(z.string(), z.unknown()).nullable() })),
   domainSetupLinks: z.array(S.DomainSetupLink.extend({ siteId, name: z.string() })),
   firewallRules: z.array(
-    z.object({ id: z.string(), siteId, destination: z.string(), port: z.string(), protocol: z.string(), created: z.string() }),
+    z.object({
+      id: z.string(),
+      siteId,
+      destination: z.string(),
+      port: z.string(),
+      protocol: z.string(),
+      created: z.string(),
+    }),
   ),
   plugins: z.array(S.Plugin.extend({ siteId })),
   muPlugins: z.array(S.MuPlugin),
   backups: z.array(S.BackupTyped),
   ondemandBackups: z.array(S.OndemandBackup.extend({ requestId: int })),
   restores: z.array(
-    S.Restore.extend({ siteId, created: z.string(), targetSiteId: siteId.optional(), maintenanceBefore: z.boolean().optional() }),
+    S.Restore.extend({
+      siteId,
+      created: z.string(),
+      targetSiteId: siteId.optional(),
+      maintenanceBefore: z.boolean().optional(),
+    }),
   ),
   gitAccountToken: z.string().nullable(),
   git: z.array(

@@ -2,9 +2,9 @@
 // handlers: state, virtual clock, tokens, webhook deliveries and the side-effect writers
 // (activity log, alerts, queued work).
 import type { IncomingMessage } from 'node:http';
-import { TokenStore, type ClientConfig } from './tokens.js';
 import { Clock } from './clock.js';
-import { nextId, type ActivityRecord, type AlertRecord, type SandboxState } from './state.js';
+import { type ActivityRecord, type AlertRecord, nextId, type SandboxState } from './state.js';
+import { type ClientConfig, TokenStore } from './tokens.js';
 import type { Schema } from './types.js';
 
 /** Virtual durations of queued work (milliseconds). Tests advance the clock past them. */

@@ -8,9 +8,14 @@ export type OperationId = keyof operations;
 
 type Params<K extends OperationId> = operations[K]['parameters'];
 export type OpPath<K extends OperationId> = Params<K> extends { path: infer P } ? P : Record<string, never>;
-export type OpQuery<K extends OperationId> = Params<K> extends { query?: infer Q }
-  ? undefined extends Q ? NonNullable<Q> extends never ? Record<string, never> : Partial<NonNullable<Q>> : Q
-  : Record<string, never>;
+export type OpQuery<K extends OperationId> =
+  Params<K> extends { query?: infer Q }
+    ? undefined extends Q
+      ? NonNullable<Q> extends never
+        ? Record<string, never>
+        : Partial<NonNullable<Q>>
+      : Q
+    : Record<string, never>;
 
 type ContentOf<R> = R extends { content: infer C } ? C[keyof C] : undefined;
 export type OpBody<K extends OperationId> = operations[K] extends { requestBody?: infer B }

@@ -17,6 +17,10 @@ export function bearer(req: IncomingMessage): string | null {
 /** The lacking scopes, or null (no array on the usual path). */
 export function missingScopes(required: readonly string[], granted: readonly string[]): string[] | null {
   let missing: string[] | null = null;
-  for (const scope of required) if (!granted.includes(scope)) (missing ??= []).push(scope);
+  for (const scope of required) {
+    if (granted.includes(scope)) continue;
+    missing ??= [];
+    missing.push(scope);
+  }
   return missing;
 }

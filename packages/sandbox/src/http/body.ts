@@ -1,7 +1,7 @@
 // Request bodies: read with a size limit (any method: two GETs of the spec take a body), then
 // parsed by Content-Type, which must be one the operation declares.
 import type { IncomingMessage } from 'node:http';
-import { ApiError, badRequest } from '../domain/errors.js';
+import { type ApiError, badRequest } from '../domain/errors.js';
 
 /** `application/json; charset=utf-8` → `application/json`. */
 function mediaType(header: string | undefined): string {
@@ -33,11 +33,16 @@ export function parseBody(mediaTypes: readonly string[], contentType: string | u
 }
 
 /** Reads the request body (any method: two GETs of the spec take one), at most `limit` bytes. */
-export function readBody(req: IncomingMessage, limit: number, done: (error: ApiError | null, raw?: Buffer) => void): void {
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (error: ApiError | null, raw?: Buffer) => void,
+): void {
   const tooLarge = () => badRequest(`body: larger than the ${limit} bytes allowed`);
   if (Number(req.headers['content-length']) > limit) {
     req.resume();
-    return done(tooLarge());
+    done(tooLarge());
+    return;
   }
   let first: Buffer | undefined;
   let more: Buffer[] | undefined;
@@ -48,10 +53,14 @@ export function readBody(req: IncomingMessage, limit: number, done: (error: ApiE
     size += chunk.length;
     if (size > limit) {
       failed = true;
-      return done(tooLarge());
+      done(tooLarge());
+      return;
     }
     if (first === undefined) first = chunk;
-    else (more ??= [first]).push(chunk);
+    else {
+      more ??= [first];
+      more.push(chunk);
+    }
   });
   req.on('end', () => {
     if (!failed) done(null, more ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));

@@ -14,7 +14,11 @@ export interface ControlOptions {
   handlers: AreaHandlers;
 }
 
-export type ControlRoute = [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, run: (incoming: { body: unknown }) => unknown];
+export type ControlRoute = [
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  run: (incoming: { body: unknown }) => unknown,
+];
 
 /** Routes outside the API that let tests drive the sandbox; each answers `{message, data, errors}`. */
 export function controlRoutes({ rt, operations, handlers }: ControlOptions): ControlRoute[] {
@@ -85,7 +89,9 @@ export function controlRoutes({ rt, operations, handlers }: ControlOptions): Con
       '/__sandbox/state',
       ({ body: patch }) => {
         if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-          throw badRequest('send a JSON object (a merge patch of the state, e.g. {"account": {"highTrafficPlan": false}})');
+          throw badRequest(
+            'send a JSON object (a merge patch of the state, e.g. {"account": {"highTrafficPlan": false}})',
+          );
         }
         refuseProtoKeys(patch);
         const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch));

@@ -10,19 +10,19 @@
 // limit and content types, the error envelope, closing open connections on stop
 // (`server.closeAllConnections()`).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { createCheck } from '@hosting-api/openapi/check';
+import type { SpecModel } from '@hosting-api/openapi/model';
 import FindMyWay from 'find-my-way';
-import { RequestCtx, type AreaHandlers, type JsonResult, type RawResult } from '../domain/area.js';
-import { ApiError, MESSAGES, badRequest, envelopeOf, forbidden, notFound, unauthorized } from '../domain/errors.js';
+import { type AreaHandlers, type JsonResult, type RawResult, RequestCtx } from '../domain/area.js';
+import { ApiError, badRequest, envelopeOf, forbidden, MESSAGES, notFound, unauthorized } from '../domain/errors.js';
 import type { SandboxRuntime } from '../domain/runtime.js';
 import type { TokenRecord } from '../domain/tokens.js';
 import type { OperationId } from '../domain/types.js';
 import { bearer, missingScopes } from './auth.js';
 import { parseBody, readBody } from './body.js';
 import { controlRoutes } from './control.js';
-import { createCheck } from '@hosting-api/openapi/check';
-import type { SpecModel } from '@hosting-api/openapi/model';
-import { toRoutePath, type SpecOperation } from './spec.js';
-import { validateRequest, type ValidatorMap } from './validation.js';
+import { type SpecOperation, toRoutePath } from './spec.js';
+import { type ValidatorMap, validateRequest } from './validation.js';
 
 export interface ServerOptions {
   rt: SandboxRuntime;
@@ -89,7 +89,8 @@ function answerOf(successStatus: number, result: JsonResult<OperationId> | RawRe
     const headers: Headers = { ...result.headers };
     if (status === 204 || status === 304 || status < 200) return { status, headers, body: undefined };
     const body = result.body ?? '';
-    headers['content-type'] = result.contentType ?? (typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+    headers['content-type'] =
+      result.contentType ?? (typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
     headers['content-length'] = Buffer.byteLength(body);
     return { status, headers, body };
   }
@@ -141,7 +142,8 @@ export function buildServer(options: ServerOptions): SandboxServer {
       res.destroy();
       return;
     }
-    if (error instanceof ApiError) return send(res, errorAnswer(error, res.req.headers.authorization !== undefined), route?.operationId);
+    if (error instanceof ApiError)
+      return send(res, errorAnswer(error, res.req.headers.authorization !== undefined), route?.operationId);
     onError('request failed', error);
     send(res, jsonAnswer(500, { message: MESSAGES.internal, data: null, errors: null }), route?.operationId);
   };
@@ -162,7 +164,10 @@ export function buildServer(options: ServerOptions): SandboxServer {
           ? { message: result.message ?? 'Success', data: result.data, errors: null, page: result.page }
           : { message: result.message ?? 'Success', data: result.data, errors: null },
       );
-      res.writeHead(result.status ?? route.successStatus, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
+      res.writeHead(result.status ?? route.successStatus, {
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
       return;
     }
@@ -189,7 +194,10 @@ export function buildServer(options: ServerOptions): SandboxServer {
     const headers = req.headers;
     // A body is there when a length above 0 or a chunked transfer is announced. An operation
     // without a requestBody ignores whatever arrives (drained unread, whatever its size or type).
-    if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) {
+    if (
+      headers['transfer-encoding'] === undefined &&
+      (headers['content-length'] === undefined || headers['content-length'] === '0')
+    ) {
       return run(route, res, incoming);
     }
     if (!route.acceptsBody) {
@@ -256,7 +264,9 @@ export function buildServer(options: ServerOptions): SandboxServer {
           | JsonResult<OperationId>
           | RawResult;
         if (typeof (out as { then?: unknown }).then === 'function') {
-          throw new Error(`the handler of ${op.operationId} returned a promise: handlers must stay synchronous (AREAS.md)`);
+          throw new Error(
+            `the handler of ${op.operationId} returned a promise: handlers must stay synchronous (AREAS.md)`,
+          );
         }
         return out;
       },

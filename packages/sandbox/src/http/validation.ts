@@ -10,7 +10,17 @@ import type { ParamType, SpecOperation } from './spec.js';
 export interface SafeParser {
   safeParse(value: unknown):
     | { success: true; data: unknown }
-    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; values?: readonly unknown[] }[] } };
+    | {
+        success: false;
+        error: {
+          issues: readonly {
+            path: readonly PropertyKey[];
+            message: string;
+            code?: string;
+            values?: readonly unknown[];
+          }[];
+        };
+      };
 }
 export interface OperationValidators {
   params?: SafeParser | undefined;
@@ -95,7 +105,8 @@ export function validateRequest(
   }
   let body = rawBody;
   if (!op.hasBody) body = undefined;
-  else if (body === undefined && op.bodyRequired) throw badRequest('body: required (the operation takes a request body)');
+  else if (body === undefined && op.bodyRequired)
+    throw badRequest('body: required (the operation takes a request body)');
 
   if (validators?.params) {
     const r = validators.params.safeParse(params);

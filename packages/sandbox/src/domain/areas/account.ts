@@ -12,7 +12,6 @@ export const ACCOUNT_LOG_RETENTION_DAYS = 60;
 export const SITE_LOG_RETENTION_DAYS = 30;
 export const ACTIVITY_MAX_PER_PAGE = 50;
 
-
 /** Public fields of an activity entry (drops the internal siteId). */
 export const activityView = ({ siteId: _s, ...entry }: ActivityRecord): Schema<'ActivityLogEntry'> => ({ ...entry });
 

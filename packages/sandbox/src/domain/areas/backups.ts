@@ -2,12 +2,12 @@
 // (creating → completed, at most 3 per type per site, deleting → removed, expiry) and restores
 // (the target site is in maintenance mode while a restore runs). Parts 2, 3, 4 and 8 of the seed.
 import { gzipSync } from 'node:zlib';
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import {
-  nextId,
   type BackupRecord,
+  nextId,
   type OndemandBackupRecord,
   type RestoreRecord,
   type SandboxState,
@@ -64,7 +64,7 @@ const restoreView = (r: RestoreRecord): Schema<'Restore'> => ({
 function tarEntry(name: string, content: Buffer, mtime: number): Buffer {
   const header = Buffer.alloc(512, 0);
   const put = (text: string, offset: number, length: number) => header.write(text.slice(0, length), offset, 'utf8');
-  const octal = (n: number, length: number) => n.toString(8).padStart(length - 1, '0') + '\0';
+  const octal = (n: number, length: number) => `${n.toString(8).padStart(length - 1, '0')}\0`;
   put(name, 0, 100);
   put(octal(0o644, 8), 100, 8);
   put(octal(0, 8), 108, 8);
@@ -77,7 +77,7 @@ function tarEntry(name: string, content: Buffer, mtime: number): Buffer {
   put('00', 263, 2);
   let sum = 0;
   for (const byte of header) sum += byte;
-  put(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8);
+  put(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
   const padding = Buffer.alloc((512 - (content.length % 512)) % 512, 0);
   return Buffer.concat([header, content, padding]);
 }
@@ -111,11 +111,23 @@ export function backupPayload(site: SiteRecord, backupId: string, type: 'fs' | '
   }
   const root = `${site.name}/`;
   const tar = Buffer.concat([
-    tarEntry(`${root}index.php`, Buffer.from("<?php\n// Front controller of the hosted CMS.\nrequire __DIR__ . '/cms-blog-header.php';\n"), mtime),
-    tarEntry(`${root}BACKUP.txt`, Buffer.from(`Site ${site.name} (${site.id})\nBackup ${backupId}\nTaken ${takenAt}\n`), mtime),
+    tarEntry(
+      `${root}index.php`,
+      Buffer.from("<?php\n// Front controller of the hosted CMS.\nrequire __DIR__ . '/cms-blog-header.php';\n"),
+      mtime,
+    ),
+    tarEntry(
+      `${root}BACKUP.txt`,
+      Buffer.from(`Site ${site.name} (${site.id})\nBackup ${backupId}\nTaken ${takenAt}\n`),
+      mtime,
+    ),
     Buffer.alloc(1024, 0),
   ]);
-  return { body: gzipSync(tar, { level: 9 }), contentType: 'application/gzip', filename: `${site.name}-${backupId}.tar.gz` };
+  return {
+    body: gzipSync(tar, { level: 9 }),
+    contentType: 'application/gzip',
+    filename: `${site.name}-${backupId}.tar.gz`,
+  };
 }
 
 function download(ctx: Pick<Ctx<OperationId>, 'activity'>, site: SiteRecord, payload: Payload, backupId: string) {
@@ -142,7 +154,11 @@ function expire(state: SandboxState, nowSeconds: number) {
 }
 
 /** A site's on-demand backup by `id` or, as the `id` is null until complete, by `requestId`. */
-function findOndemand(ctx: Pick<Ctx<OperationId>, 'state' | 'rt'>, site: SiteRecord, key: string): OndemandBackupRecord {
+function findOndemand(
+  ctx: Pick<Ctx<OperationId>, 'state' | 'rt'>,
+  site: SiteRecord,
+  key: string,
+): OndemandBackupRecord {
   expire(ctx.state, ctx.rt.clock.nowSeconds());
   const backup = ctx.state.ondemandBackups.find(
     (b) => b.siteId === site.id && (b.id === key || String(b.requestId) === key),
@@ -154,7 +170,7 @@ function findOndemand(ctx: Pick<Ctx<OperationId>, 'state' | 'rt'>, site: SiteRec
 function completeBackupLater(rt: SandboxRuntime, requestId: number) {
   rt.later(DURATIONS.ondemandBackup, `on-demand backup ${requestId} creating → completed`, () => {
     const backup = rt.state.ondemandBackups.find((b) => b.requestId === requestId);
-    if (!backup || backup.status !== 'creating') return;
+    if (backup?.status !== 'creating') return;
     const site = rt.state.sites.find((s) => s.id === backup.siteId);
     if (!site) return;
     const id = String(nextId(rt.state, 'ondemandBackup', 5600001));
@@ -183,7 +199,7 @@ function completeBackupLater(rt: SandboxRuntime, requestId: number) {
 function removeBackupLater(rt: SandboxRuntime, requestId: number) {
   rt.later(DURATIONS.ondemandBackupDelete, `on-demand backup ${requestId} deleting → removed`, () => {
     const backup = rt.state.ondemandBackups.find((b) => b.requestId === requestId);
-    if (!backup || backup.status !== 'deleting') return;
+    if (backup?.status !== 'deleting') return;
     rt.state.ondemandBackups = rt.state.ondemandBackups.filter((b) => b !== backup);
     // Part 3: "a deletion webhook is sent" (name and payload not shown).
     rt.emitWebhook('ondemand_backup_deleted', {
@@ -212,7 +228,7 @@ const restoresOf = (state: SandboxState, siteId: number) =>
 function finishRestoreLater(rt: SandboxRuntime, restoreId: number, startedAlertId: number) {
   rt.later(DURATIONS.restore, `restore ${restoreId} in_progress → completed`, () => {
     const restore = rt.state.restores.find((r) => r.id === restoreId);
-    if (!restore || restore.status !== 'in_progress') return;
+    if (restore?.status !== 'in_progress') return;
     const targetId = restore.targetSiteId ?? restore.siteId;
     const target = rt.state.sites.find((s) => s.id === targetId);
     restore.status = 'completed';
@@ -227,7 +243,9 @@ function finishRestoreLater(rt: SandboxRuntime, restoreId: number, startedAlertI
     else {
       target.maintenanceMode = restore.maintenanceBefore ?? false;
       delete target.restoring;
-      restore.logMessages.push(target.maintenanceMode ? 'Site left in maintenance mode.' : 'Site taken out of maintenance mode.');
+      restore.logMessages.push(
+        target.maintenanceMode ? 'Site left in maintenance mode.' : 'Site taken out of maintenance mode.',
+      );
     }
     // Part 3: "email sent when restore attempt ends"; the sandbox has no mail, the inbox gets it.
     rt.publishAlert({
@@ -294,7 +312,9 @@ export default defineArea({
     expire(state, now);
     // Count and push in one synchronous stretch (and writes to a site are serialised): the limit
     // holds under concurrent requests. A backup being deleted no longer takes a slot.
-    const sameType = state.ondemandBackups.filter((b) => b.siteId === site.id && b.type === type && b.status !== 'deleting');
+    const sameType = state.ondemandBackups.filter(
+      (b) => b.siteId === site.id && b.type === type && b.status !== 'deleting',
+    );
     if (sameType.length >= ONDEMAND_LIMIT) {
       throw badRequest(
         `A site can hold at most ${ONDEMAND_LIMIT} ${TYPE_NAME[type]} on-demand backups; delete one to create another.`,
@@ -317,7 +337,12 @@ export default defineArea({
       deleteAt: now + LATEST_RETENTION_DAYS * DAY_S,
     };
     state.ondemandBackups.push(backup);
-    ctx.activity('backup.created', 'On-demand backup requested', `An on-demand ${TYPE_NAME[type]} backup of ${site.name} was requested.`, site.id);
+    ctx.activity(
+      'backup.created',
+      'On-demand backup requested',
+      `An on-demand ${TYPE_NAME[type]} backup of ${site.name} was requested.`,
+      site.id,
+    );
     completeBackupLater(rt, backup.requestId);
     return { data: ondemandView(backup, now) };
   },
@@ -334,7 +359,12 @@ export default defineArea({
     // Repeating the delete of a backup already being deleted answers the same, queues nothing.
     if (backup.status !== 'deleting') {
       backup.status = 'deleting';
-      ctx.activity('backup.deleted', 'On-demand backup deleted', `On-demand backup ${backup.id ?? backup.requestId} of ${site.name} is being deleted.`, site.id);
+      ctx.activity(
+        'backup.deleted',
+        'On-demand backup deleted',
+        `On-demand backup ${backup.id ?? backup.requestId} of ${site.name} is being deleted.`,
+        site.id,
+      );
       removeBackupLater(ctx.rt, backup.requestId);
     }
     return { data: ondemandView(backup, ctx.rt.clock.nowSeconds()) };
@@ -366,7 +396,9 @@ export default defineArea({
     // A restore onto a site that is already being restored is accepted (the documentation states
     // no condition): the site stays in maintenance mode until the last one ends, then gets back
     // the mode it had before the first.
-    const running = restoresOf(state, target.id).find((r) => r.status === 'in_progress' && (r.targetSiteId ?? r.siteId) === target.id);
+    const running = restoresOf(state, target.id).find(
+      (r) => r.status === 'in_progress' && (r.targetSiteId ?? r.siteId) === target.id,
+    );
     const restore: RestoreRecord = {
       id: nextId(state, 'restore', 6701),
       siteId: site.id,
@@ -379,7 +411,7 @@ export default defineArea({
           : `Restoring filesystem backup ${body.filesystem_id} and database backup ${body.database_id} of ${site.name} onto ${target.name}.`,
         'Site placed in maintenance mode.',
       ],
-      maintenanceBefore: running ? running.maintenanceBefore ?? false : target.maintenanceMode,
+      maintenanceBefore: running ? (running.maintenanceBefore ?? false) : target.maintenanceMode,
     };
     if (target.id !== site.id) restore.targetSiteId = target.id;
     state.restores.push(restore);

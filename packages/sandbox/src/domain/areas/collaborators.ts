@@ -2,36 +2,72 @@
 // (owner-only; omitted settings become false except manage_sso; all six access flags false loses
 // access), batch add/remove across sites (`-1` = all sites; scheduled, applied later on the clock)
 // and the collaborator's own view of their sites (their favorite flag and tags).
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
 import { collaboratorSiteView, siteView } from '../model/sites.js';
 import { paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
-import { nextId, type AccountLevelAccessRecord, type CollaboratorRecord, type SandboxState, type SiteRecord } from '../state.js';
+import {
+  type AccountLevelAccessRecord,
+  type CollaboratorRecord,
+  nextId,
+  type SandboxState,
+  type SiteRecord,
+} from '../state.js';
 import type { OperationId, Schema } from '../types.js';
 import { DEFAULT_PER_PAGE } from './sites.js';
 
 /** Part 2: the accepted role values. */
 export const COLLABORATOR_ROLES = [
-  'allocate_resources', 'clone_site', 'convert_site', 'delete_site', 'disable_site', 'enable_site',
-  'execute_bulk_operations', 'manage_backups_restores', 'manage_collaborators', 'manage_dns', 'manage_git',
-  'manage_notes', 'manage_performance', 'manage_cms', 'migrate_site', 'db_admin_access',
-  'plugin_management_access', 'reset_collaborator_password', 'security', 'sftp_access',
-  'update_site_custom_name', 'update_site_php_version', 'update_site_cms_version', 'wp_access',
+  'allocate_resources',
+  'clone_site',
+  'convert_site',
+  'delete_site',
+  'disable_site',
+  'enable_site',
+  'execute_bulk_operations',
+  'manage_backups_restores',
+  'manage_collaborators',
+  'manage_dns',
+  'manage_git',
+  'manage_notes',
+  'manage_performance',
+  'manage_cms',
+  'migrate_site',
+  'db_admin_access',
+  'plugin_management_access',
+  'reset_collaborator_password',
+  'security',
+  'sftp_access',
+  'update_site_custom_name',
+  'update_site_php_version',
+  'update_site_cms_version',
+  'wp_access',
 ] as const;
 
 /** The six settings that keep account-level access while any of them is true (part 4, Rules). */
 const ACCESS_FLAGS = [
-  'add_to_all_new', 'create_site', 'manage_tags', 'account_notifications',
-  'site_management_notifications', 'site_operation_notifications',
+  'add_to_all_new',
+  'create_site',
+  'manage_tags',
+  'account_notifications',
+  'site_management_notifications',
+  'site_operation_notifications',
 ] as const;
 /** What account_administrator grants (no notifications, no site access). */
 const ADMIN_GRANTS = [
-  'create_site', 'manage_tags', 'manage_sso', 'view_usage', 'manage_billing',
+  'create_site',
+  'manage_tags',
+  'manage_sso',
+  'view_usage',
+  'manage_billing',
   'delegate_email_notification_capabilities',
 ] as const;
 const SETTINGS = [
-  ...ACCESS_FLAGS, 'account_administrator', 'view_usage', 'manage_billing',
+  ...ACCESS_FLAGS,
+  'account_administrator',
+  'view_usage',
+  'manage_billing',
   'delegate_email_notification_capabilities',
 ] as const;
 type Setting = (typeof SETTINGS)[number] | 'manage_sso';
@@ -48,7 +84,14 @@ const entriesOf = (state: SandboxState, email: string) =>
 /** The person behind an email: from their site entries or their collaborator account; null if unknown. */
 function personOf(state: SandboxState, email: string) {
   const entry = entriesOf(state, email)[0];
-  if (entry) return { name: entry.name, email: entry.email, wpUsername: entry.wpUsername, avatar: entry.avatar, username: entry.username };
+  if (entry)
+    return {
+      name: entry.name,
+      email: entry.email,
+      wpUsername: entry.wpUsername,
+      avatar: entry.avatar,
+      username: entry.username,
+    };
   const access = accessOf(state, email);
   if (access) return newPerson(access.email, access.name);
   return null;
@@ -58,7 +101,13 @@ function personOf(state: SandboxState, email: string) {
 function newPerson(email: string, name?: string) {
   const local = norm(email).split('@')[0] ?? 'collaborator';
   const handle = local.replace(/[^a-z0-9]/g, '') || 'collaborator';
-  return { name: name ?? local, email: norm(email), wpUsername: handle, avatar: `https://avatars.example.com/${handle}.png`, username: null };
+  return {
+    name: name ?? local,
+    email: norm(email),
+    wpUsername: handle,
+    avatar: `https://avatars.example.com/${handle}.png`,
+    username: null,
+  };
 }
 
 export const collaboratorView = (state: SandboxState, c: CollaboratorRecord): Schema<'Collaborator'> => ({
@@ -126,7 +175,8 @@ function checkRoles(roles: readonly string[] | undefined): string[] | undefined 
 }
 
 function checkNotOwner(state: SandboxState, email: string) {
-  if (norm(email) === norm(state.account.email)) throw badRequest('body.email: the account owner cannot be a collaborator on their own account');
+  if (norm(email) === norm(state.account.email))
+    throw badRequest('body.email: the account owner cannot be a collaborator on their own account');
 }
 
 /** `siteIds` → the account's sites (`-1` = all of them), each once; unknown ids are a 400. */
@@ -229,7 +279,9 @@ export default defineArea({
     // Applied after any earlier scheduled batch (same delay, FIFO); a site without the
     // collaborator is left as it is. delete_wp_user concerns CMS users, which the sandbox does not hold.
     schedule(ctx.rt, `remove ${email} from ${siteIds.length} sites`, (current) => {
-      current.collaborators = current.collaborators.filter((c) => !(norm(c.email) === email && siteIds.includes(c.siteId)));
+      current.collaborators = current.collaborators.filter(
+        (c) => !(norm(c.email) === email && siteIds.includes(c.siteId)),
+      );
     });
     return { data: null, message: `Collaborator removal scheduled for ${siteIds.length} sites` };
   },
@@ -248,7 +300,11 @@ export default defineArea({
       .sort((a, b) => Number(b.entry.favorite) - Number(a.entry.favorite) || a.site.id - b.site.id);
     const { items, page } = paginate(entries, query.page ?? 1, query.per_page ?? DEFAULT_PER_PAGE);
     return {
-      data: { name: person.name, email: person.email, sites: items.map(({ entry, site }) => collaboratorSiteView(state, site, entry)) },
+      data: {
+        name: person.name,
+        email: person.email,
+        sites: items.map(({ entry, site }) => collaboratorSiteView(state, site, entry)),
+      },
       page,
     };
   },

@@ -2,9 +2,9 @@
 // to it, which blocks that site's live → staging/sandbox conversions, and staging/sandbox sites
 // cannot get records), email-provider records, SSL details and retries (A records only), and
 // domain setup share links.
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
-import { nextId, type DnsRecordRecord, type SandboxState, type SiteRecord, type ZoneRecord } from '../state.js';
+import { type DnsRecordRecord, nextId, type SandboxState, type SiteRecord, type ZoneRecord } from '../state.js';
 import type { OpData, OperationId, Schema } from '../types.js';
 
 /** Virtual duration of an SSL provisioning retry. */
@@ -16,20 +16,23 @@ const DAY = 86_400_000;
 export const RECORD_TYPES = ['A', 'AAAA', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'] as const;
 
 /** Email provider keys (the real keys are not documented; `example-mail` is the spec's example). */
-export const EMAIL_PROVIDERS: Record<string, { type: string; value: string; priority: number | null; ttl: number }[]> = {
-  'example-mail': [
-    { type: 'MX', value: 'mx1.mail.example.net', priority: 10, ttl: 3600 },
-    { type: 'MX', value: 'mx2.mail.example.net', priority: 20, ttl: 3600 },
-    { type: 'TXT', value: 'v=spf1 include:_spf.mail.example.net ~all', priority: null, ttl: 3600 },
-  ],
-};
+export const EMAIL_PROVIDERS: Record<string, { type: string; value: string; priority: number | null; ttl: number }[]> =
+  {
+    'example-mail': [
+      { type: 'MX', value: 'mx1.mail.example.net', priority: 10, ttl: 3600 },
+      { type: 'MX', value: 'mx2.mail.example.net', priority: 20, ttl: 3600 },
+      { type: 'TXT', value: 'v=spf1 include:_spf.mail.example.net ~all', priority: null, ttl: 3600 },
+    ],
+  };
 
 export const SSL_NOT_A_RECORD = 'SSL can only be retried on A records';
 export const NO_SSL_INFORMATION = 'No information found';
 
 const isIpv4 = (v: string) =>
-  /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(v) && v.split('.').every((o) => Number(o) <= 255 && String(Number(o)) === o);
-const isIpv6 = (v: string) => v.includes(':') && /^[0-9a-fA-F:.]+$/.test(v) && v.split('::').length <= 2 && v.length <= 45;
+  /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(v) &&
+  v.split('.').every((o) => Number(o) <= 255 && String(Number(o)) === o);
+const isIpv6 = (v: string) =>
+  v.includes(':') && /^[0-9a-fA-F:.]+$/.test(v) && v.split('::').length <= 2 && v.length <= 45;
 const HOST = /^(?=.{1,253}$)(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const isHostname = (v: string) => HOST.test(v);
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -42,7 +45,10 @@ export function zoneView(state: SandboxState, zone: ZoneRecord): Schema<'Zone'> 
     name: zone.name,
     created: zone.created,
     updated: zone.updated,
-    records: state.dnsRecords.filter((r) => r.zoneId === zone.id).sort((a, b) => a.id - b.id).map(recordView),
+    records: state.dnsRecords
+      .filter((r) => r.zoneId === zone.id)
+      .sort((a, b) => a.id - b.id)
+      .map(recordView),
   };
 }
 
@@ -61,7 +67,11 @@ function findRecord(ctx: Pick<Ctx<OperationId>, 'state'> & { params: { zone_id: 
 
 /** Part 3: staging and sandbox sites cannot get DNS records or domains; every other site can. */
 const isLive = (site: SiteRecord) => !site.staging && !site.sandbox;
-const hostOf = (url: string) => url.replace(/^https?:\/\//, '').replace(/\/.*$/, '').toLowerCase();
+const hostOf = (url: string) =>
+  url
+    .replace(/^https?:\/\//, '')
+    .replace(/\/.*$/, '')
+    .toLowerCase();
 
 /**
  * The site a record points at: an A record holding one of the site's IP addresses, or a CNAME to
@@ -90,12 +100,22 @@ function checkValue(type: string, raw: string): string {
   const value = raw.trim();
   if (value === '') throw badRequest('body.value: required');
   const ok =
-    type === 'A' ? isIpv4(value)
-    : type === 'AAAA' ? isIpv6(value)
-    : type === 'CNAME' || type === 'NS' || type === 'MX' ? isHostname(value.toLowerCase().replace(/\.$/, ''))
-    : value.length <= 4096;
+    type === 'A'
+      ? isIpv4(value)
+      : type === 'AAAA'
+        ? isIpv6(value)
+        : type === 'CNAME' || type === 'NS' || type === 'MX'
+          ? isHostname(value.toLowerCase().replace(/\.$/, ''))
+          : value.length <= 4096;
   if (!ok) {
-    const what = type === 'A' ? 'an IPv4 address' : type === 'AAAA' ? 'an IPv6 address' : type === 'TXT' ? 'at most 4096 characters' : 'a host name';
+    const what =
+      type === 'A'
+        ? 'an IPv4 address'
+        : type === 'AAAA'
+          ? 'an IPv6 address'
+          : type === 'TXT'
+            ? 'at most 4096 characters'
+            : 'a host name';
     throw badRequest(`body.value: a ${type} record needs ${what}`);
   }
   return type === 'CNAME' || type === 'NS' || type === 'MX' ? value.toLowerCase().replace(/\.$/, '') : value;
@@ -109,8 +129,10 @@ function checkSiteAcceptsRecords(site: SiteRecord | undefined) {
   }
 }
 
-const sameRecord = (a: { type: string; name: string; value: string }, b: { type: string; name: string; value: string }) =>
-  a.type === b.type && a.name === b.name && a.value.toLowerCase() === b.value.toLowerCase();
+const sameRecord = (
+  a: { type: string; name: string; value: string },
+  b: { type: string; name: string; value: string },
+) => a.type === b.type && a.name === b.name && a.value.toLowerCase() === b.value.toLowerCase();
 
 /** A deterministic UUID-shaped job id from a counter. */
 const jobId = (n: number) => `5f1c2a9e-3b7d-4e08-9a61-${n.toString(16).padStart(12, '0')}`;
@@ -170,7 +192,9 @@ export default defineArea({
     const provider = body.provider.trim().toLowerCase();
     const records = EMAIL_PROVIDERS[provider];
     if (!records) {
-      throw badRequest(`body.provider: unknown email provider ${body.provider}; known: ${Object.keys(EMAIL_PROVIDERS).join(', ')}`);
+      throw badRequest(
+        `body.provider: unknown email provider ${body.provider}; known: ${Object.keys(EMAIL_PROVIDERS).join(', ')}`,
+      );
     }
     const now = ctx.rt.clock.nowIso();
     for (const r of records) {
@@ -211,7 +235,7 @@ export default defineArea({
     const id = record.id;
     rt.later(SSL_RETRY_MS, `ssl retry for record ${id}`, () => {
       const current = rt.state.dnsRecords.find((r) => r.id === id);
-      if (!current || current.ssl?.status !== 'pending') return;
+      if (current?.ssl?.status !== 'pending') return;
       const now = rt.clock.now();
       current.ssl = {
         status: 'active',
@@ -229,7 +253,8 @@ export default defineArea({
     const name = body.name.trim().toLowerCase().replace(/\.$/, '');
     if (!DOMAIN.test(name)) throw badRequest(`body.name: ${body.name} is not a valid domain name`);
     // Part 3: domains may be added once a site is live.
-    if (!isLive(site)) throw badRequest(`Site ${site.name} is not a live site: domains can only be added to live sites.`);
+    if (!isLive(site))
+      throw badRequest(`Site ${site.name} is not a live site: domains can only be added to live sites.`);
     const job = jobId(nextId(state, 'domainSetupLink', 1));
     const link = {
       sharable_link: `https://hosting.example.com/domain-setup/${job}`,

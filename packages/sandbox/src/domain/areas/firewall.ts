@@ -2,9 +2,9 @@
 // `Firewall rule already exists`), delete, refresh. The record is not documented beyond its
 // inputs, so a rule answers {id, destination, port, protocol}.
 import { isIP } from 'node:net';
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
-import { nextId, type FirewallRuleRecord } from '../state.js';
+import { type FirewallRuleRecord, nextId } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
 
 export const FIREWALL_RULE_EXISTS = 'Firewall rule already exists';
@@ -15,7 +15,9 @@ export const FIREWALL_PROTOCOLS = ['tcp', 'udp'];
 export const firewallRuleView = (r: FirewallRuleRecord): Schema<'FirewallRule'> =>
   ({ id: r.id, destination: r.destination, port: r.port, protocol: r.protocol }) as unknown as Schema<'FirewallRule'>;
 
-function findRule(ctx: Pick<Ctx<OperationId>, 'site' | 'state'> & { params: { site_id: number; firewall_rule_id: string } }) {
+function findRule(
+  ctx: Pick<Ctx<OperationId>, 'site' | 'state'> & { params: { site_id: number; firewall_rule_id: string } },
+) {
   const site = ctx.site(ctx.params.site_id);
   const rule = ctx.state.firewallRules.find((r) => r.id === ctx.params.firewall_rule_id && r.siteId === site.id);
   if (!rule) throw notFound();
@@ -48,7 +50,8 @@ function checkPort(value: string): string {
 
 function checkProtocol(value: string): string {
   const v = value.trim().toLowerCase();
-  if (!FIREWALL_PROTOCOLS.includes(v)) throw badRequest(`body.protocol: must be one of ${FIREWALL_PROTOCOLS.join(', ')}`);
+  if (!FIREWALL_PROTOCOLS.includes(v))
+    throw badRequest(`body.protocol: must be one of ${FIREWALL_PROTOCOLS.join(', ')}`);
   return v;
 }
 
@@ -67,7 +70,11 @@ export default defineArea({
     const port = checkPort(ctx.body.port);
     const protocol = checkProtocol(ctx.body.protocol);
     // Check and write without an await in between: writes to one site are serialised.
-    if (state.firewallRules.some((r) => r.siteId === site.id && r.destination === destination && r.port === port && r.protocol === protocol)) {
+    if (
+      state.firewallRules.some(
+        (r) => r.siteId === site.id && r.destination === destination && r.port === port && r.protocol === protocol,
+      )
+    ) {
       throw badRequest(FIREWALL_RULE_EXISTS);
     }
     const rule: FirewallRuleRecord = {

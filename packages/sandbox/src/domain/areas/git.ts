@@ -4,11 +4,11 @@
 // Every operation answers 422 `Unprocessable Entity` for a site not enrolled in the new git
 // integration; the core answers 403 for git writes without the git_edit scope (part 5).
 import { createHash } from 'node:crypto';
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest, unprocessable } from '../errors.js';
 import { paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
-import { nextId, type GitRecord, type SandboxState, type SiteRecord } from '../state.js';
+import { type GitRecord, nextId, type SandboxState, type SiteRecord } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
 import { DEFAULT_PER_PAGE } from './sites.js';
 
@@ -72,14 +72,21 @@ function blank(value: string | undefined): boolean {
 }
 
 /** Queues a deploy of the configured branch: `processing` now, `deployed` later (part 3). */
-function startDeploy(ctx: Pick<Ctx<OperationId>, 'state' | 'rt' | 'activity'>, site: SiteRecord, record: GitRecord, message: string) {
+function startDeploy(
+  ctx: Pick<Ctx<OperationId>, 'state' | 'rt' | 'activity'>,
+  site: SiteRecord,
+  record: GitRecord,
+  message: string,
+) {
   const { state, rt } = ctx;
   const id = nextId(state, 'gitDeploy', 3201);
   const previous = [...record.history].sort((a, b) => b.created.localeCompare(a.created) || b.id - a.id)[0];
   const entry: Schema<'GitDeployHistoryEntry'> = {
     id,
     created: rt.clock.nowIso(),
-    after: createHash('sha1').update(`${site.id}:${id}:${record.config.repository}:${record.config.branch}`).digest('hex'),
+    after: createHash('sha1')
+      .update(`${site.id}:${id}:${record.config.repository}:${record.config.branch}`)
+      .digest('hex'),
     before: previous?.after ?? ZERO_SHA,
     branch: record.config.branch,
     email: state.account.email,
@@ -89,7 +96,12 @@ function startDeploy(ctx: Pick<Ctx<OperationId>, 'state' | 'rt' | 'activity'>, s
     state: 'processing',
   };
   record.history.push(entry);
-  ctx.activity('git.deploy', 'Git deploy started', `A deploy of branch ${entry.branch} to ${site.name} was started.`, site.id);
+  ctx.activity(
+    'git.deploy',
+    'Git deploy started',
+    `A deploy of branch ${entry.branch} to ${site.name} was started.`,
+    site.id,
+  );
   finishDeployLater(rt, site.id, id);
   return entry;
 }
@@ -98,7 +110,7 @@ function finishDeployLater(rt: SandboxRuntime, siteId: number, deployId: number)
   rt.later(DURATIONS.gitDeploy, `git deploy ${deployId} processing → deployed`, () => {
     const record = rt.state.git.find((g) => g.siteId === siteId);
     const entry = record?.history.find((h) => h.id === deployId);
-    if (!entry || entry.state !== 'processing') return;
+    if (entry?.state !== 'processing') return;
     entry.state = 'deployed';
     const site = rt.state.sites.find((s) => s.id === siteId);
     rt.publishAlert({
@@ -140,7 +152,12 @@ export default defineArea({
     };
     // The sandbox cannot reach the repository: its branches are the configured one and main.
     record.branches = [...new Set([branch, 'main'])];
-    ctx.activity('git.connected', 'Git repository connected', `Repository ${record.config.repository} was connected to ${site.name}.`, site.id);
+    ctx.activity(
+      'git.connected',
+      'Git repository connected',
+      `Repository ${record.config.repository} was connected to ${site.name}.`,
+      site.id,
+    );
     startDeploy(ctx, site, record, 'Initial deploy');
     return { data: configView(state, record), message: 'Created' };
   },
@@ -157,7 +174,12 @@ export default defineArea({
     }
     if (body.destination_path !== undefined) record.config.destinationPath = body.destination_path;
     if (body.repository_subdirectory !== undefined) record.config.repositorySubdirectory = body.repository_subdirectory;
-    ctx.activity('git.updated', 'Git configuration updated', `The git configuration of ${site.name} was updated.`, site.id);
+    ctx.activity(
+      'git.updated',
+      'Git configuration updated',
+      `The git configuration of ${site.name} was updated.`,
+      site.id,
+    );
     return { data: configView(state, record) };
   },
 
@@ -171,7 +193,12 @@ export default defineArea({
     record.branches = [];
     record.tokenCleared = true;
     if (wasConnected) {
-      ctx.activity('git.disconnected', 'Git repository disconnected', `The git repository of ${site.name} was disconnected.`, site.id);
+      ctx.activity(
+        'git.disconnected',
+        'Git repository disconnected',
+        `The git repository of ${site.name} was disconnected.`,
+        site.id,
+      );
     }
     return { data: { disconnected: true } };
   },

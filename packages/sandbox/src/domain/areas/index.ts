@@ -4,19 +4,34 @@ import type { AreaHandlers } from '../area.js';
 import account from './account.js';
 import alerts from './alerts.js';
 import backups from './backups.js';
+import collaborators from './collaborators.js';
+import dns from './dns.js';
+import firewall from './firewall.js';
 import git from './git.js';
+import logs from './logs.js';
+import muPlugins from './mu-plugins.js';
 import notes from './notes.js';
+import plugins from './plugins.js';
 import siteOperations from './site-operations.js';
 import sites from './sites.js';
 import token from './token.js';
-import collaborators from './collaborators.js';
-import dns from './dns.js';
-import logs from './logs.js';
-import firewall from './firewall.js';
-import plugins from './plugins.js';
-import muPlugins from './mu-plugins.js';
 
-const areas: Record<string, AreaHandlers> = { token, account, sites, notes, backups, git, siteOperations, alerts, collaborators, dns, logs, firewall, plugins, muPlugins };
+const areas: Record<string, AreaHandlers> = {
+  token,
+  account,
+  sites,
+  notes,
+  backups,
+  git,
+  siteOperations,
+  alerts,
+  collaborators,
+  dns,
+  logs,
+  firewall,
+  plugins,
+  muPlugins,
+};
 
 function merge(all: Record<string, AreaHandlers>): AreaHandlers {
   const merged: Record<string, unknown> = {};
@@ -34,5 +49,4 @@ function merge(all: Record<string, AreaHandlers>): AreaHandlers {
 }
 
 export const handlers = merge(areas);
-export const areaOf = (operationId: string) =>
-  Object.entries(areas).find(([, h]) => operationId in h)?.[0];
+export const areaOf = (operationId: string) => Object.entries(areas).find(([, h]) => operationId in h)?.[0];

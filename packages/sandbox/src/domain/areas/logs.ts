@@ -6,9 +6,9 @@
 // seeded fields (id, name, url, creation time, storage use) and the virtual clock, so they need
 // no state, appear only after the site was created, and age out as the clock moves.
 import { siteActions } from '../actions.js';
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest } from '../errors.js';
-import type { SandboxState, SiteRecord } from '../state.js';
+import type { SiteRecord } from '../state.js';
 import type { Schema } from '../types.js';
 import { SITE_LOG_RETENTION_DAYS, searchActivity } from './account.js';
 
@@ -52,12 +52,48 @@ type PhpEntry = Schema<'PhpLogEntry'>;
 type ServerEntry = Schema<'ServerLogEntry'>;
 
 const PHP_PROBLEMS = [
-  { severity: 'Warning', name: 'E_WARNING', message: 'Undefined array key "title"', file: '/srv/htdocs/wp-content/themes/storefront/functions.php', line: 118 },
-  { severity: 'Warning', name: 'E_WARNING', message: 'Attempt to read property "ID" on null', file: '/srv/htdocs/wp-content/plugins/contact-form/includes/form.php', line: 204 },
-  { severity: 'Warning', name: 'E_WARNING', message: 'foreach() argument must be of type array|object, null given', file: '/srv/htdocs/wp-content/plugins/seo-tools/seo-tools.php', line: 77 },
-  { severity: 'Notice', name: 'E_NOTICE', message: 'Function is_home was called incorrectly', file: '/srv/htdocs/wp-includes/functions.php', line: 6031 },
-  { severity: 'Deprecated', name: 'E_DEPRECATED', message: 'Creation of dynamic property Widget::$cache is deprecated', file: '/srv/htdocs/wp-content/themes/storefront/inc/widgets.php', line: 42 },
-  { severity: 'Fatal error', name: 'E_ERROR', message: 'Allowed memory size of 268435456 bytes exhausted', file: '/srv/htdocs/wp-includes/class-wpdb.php', line: 2351 },
+  {
+    severity: 'Warning',
+    name: 'E_WARNING',
+    message: 'Undefined array key "title"',
+    file: '/srv/htdocs/wp-content/themes/storefront/functions.php',
+    line: 118,
+  },
+  {
+    severity: 'Warning',
+    name: 'E_WARNING',
+    message: 'Attempt to read property "ID" on null',
+    file: '/srv/htdocs/wp-content/plugins/contact-form/includes/form.php',
+    line: 204,
+  },
+  {
+    severity: 'Warning',
+    name: 'E_WARNING',
+    message: 'foreach() argument must be of type array|object, null given',
+    file: '/srv/htdocs/wp-content/plugins/seo-tools/seo-tools.php',
+    line: 77,
+  },
+  {
+    severity: 'Notice',
+    name: 'E_NOTICE',
+    message: 'Function is_home was called incorrectly',
+    file: '/srv/htdocs/wp-includes/functions.php',
+    line: 6031,
+  },
+  {
+    severity: 'Deprecated',
+    name: 'E_DEPRECATED',
+    message: 'Creation of dynamic property Widget::$cache is deprecated',
+    file: '/srv/htdocs/wp-content/themes/storefront/inc/widgets.php',
+    line: 42,
+  },
+  {
+    severity: 'Fatal error',
+    name: 'E_ERROR',
+    message: 'Allowed memory size of 268435456 bytes exhausted',
+    file: '/srv/htdocs/wp-includes/class-wpdb.php',
+    line: 2351,
+  },
 ] as const;
 /** Indexes into PHP_PROBLEMS: warnings most often, fatal errors rarest. */
 const PHP_WEIGHTS = [0, 1, 2, 0, 1, 2, 0, 3, 3, 4, 4, 5];
@@ -115,7 +151,9 @@ function serverEntry(site: SiteRecord, at: number): ServerEntry {
     http_x_forwarded_for: ip,
     renderer: r.renderer,
     request_completion: 'OK',
-    request_time: cached ? round(0.001 + unit(site.id, at, 19) * 0.01, 3) : round(0.05 + unit(site.id, at, 19) * 0.6, 3),
+    request_time: cached
+      ? round(0.001 + unit(site.id, at, 19) * 0.01, 3)
+      : round(0.05 + unit(site.id, at, 19) * 0.6, 3),
     request_type: r.type,
     request_url: r.url,
     scheme: 'https',
@@ -179,7 +217,10 @@ interface Scroll {
 const encodeScroll = (s: Scroll) => Buffer.from(JSON.stringify(s)).toString('base64url');
 
 function decodeScroll(text: string, kind: 'php' | 'server', siteId: number): Scroll {
-  const invalid = () => badRequest(`body.scroll_id: not a scroll_id of this site's ${kind === 'php' ? 'PHP' : 'server'} log; send the scroll_id of the previous page`);
+  const invalid = () =>
+    badRequest(
+      `body.scroll_id: not a scroll_id of this site's ${kind === 'php' ? 'PHP' : 'server'} log; send the scroll_id of the previous page`,
+    );
   let s: Partial<Scroll>;
   try {
     s = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<Scroll>;
@@ -187,9 +228,18 @@ function decodeScroll(text: string, kind: 'php' | 'server', siteId: number): Scr
     throw invalid();
   }
   if (
-    typeof s !== 'object' || s === null || s.v !== 1 || s.kind !== kind || s.site !== siteId ||
-    typeof s.until !== 'number' || typeof s.before !== 'number' || !Number.isFinite(s.until) || !Number.isFinite(s.before) ||
-    typeof s.filters !== 'object' || s.filters === null || Array.isArray(s.filters) ||
+    typeof s !== 'object' ||
+    s === null ||
+    s.v !== 1 ||
+    s.kind !== kind ||
+    s.site !== siteId ||
+    typeof s.until !== 'number' ||
+    typeof s.before !== 'number' ||
+    !Number.isFinite(s.until) ||
+    !Number.isFinite(s.before) ||
+    typeof s.filters !== 'object' ||
+    s.filters === null ||
+    Array.isArray(s.filters) ||
     !Object.values(s.filters).every((v) => typeof v === 'string')
   ) {
     throw invalid();
@@ -242,13 +292,55 @@ const CATEGORIES = [
 
 /** The audit metrics: title, description, unit, and a typical desktop value. */
 const METRICS = [
-  ['first_contentful_paint', 'First Contentful Paint', 'First Contentful Paint marks the time at which the first text or image is painted.', 'millisecond', 900],
-  ['interactive', 'Time to Interactive', 'Time to Interactive is the amount of time it takes for the page to become fully interactive.', 'millisecond', 1400],
-  ['speed_index', 'Speed Index', 'Speed Index shows how quickly the contents of a page are visibly populated.', 'millisecond', 1100],
-  ['total_blocking_time', 'Total Blocking Time', 'Sum of all time periods between FCP and Time to Interactive when task length exceeded 50ms.', 'millisecond', 30],
-  ['largest_contentful_paint', 'Largest Contentful Paint', 'Largest Contentful Paint marks the time at which the largest text or image is painted.', 'millisecond', 1200],
-  ['cumulative_layout_shift', 'Cumulative Layout Shift', 'Cumulative Layout Shift measures the movement of visible elements within the viewport.', 'unitless', 0.02],
-  ['server_response_time', 'Initial server response time was short', 'Keep the server response time for the main document short because all other requests depend on it.', 'millisecond', 120],
+  [
+    'first_contentful_paint',
+    'First Contentful Paint',
+    'First Contentful Paint marks the time at which the first text or image is painted.',
+    'millisecond',
+    900,
+  ],
+  [
+    'interactive',
+    'Time to Interactive',
+    'Time to Interactive is the amount of time it takes for the page to become fully interactive.',
+    'millisecond',
+    1400,
+  ],
+  [
+    'speed_index',
+    'Speed Index',
+    'Speed Index shows how quickly the contents of a page are visibly populated.',
+    'millisecond',
+    1100,
+  ],
+  [
+    'total_blocking_time',
+    'Total Blocking Time',
+    'Sum of all time periods between FCP and Time to Interactive when task length exceeded 50ms.',
+    'millisecond',
+    30,
+  ],
+  [
+    'largest_contentful_paint',
+    'Largest Contentful Paint',
+    'Largest Contentful Paint marks the time at which the largest text or image is painted.',
+    'millisecond',
+    1200,
+  ],
+  [
+    'cumulative_layout_shift',
+    'Cumulative Layout Shift',
+    'Cumulative Layout Shift measures the movement of visible elements within the viewport.',
+    'unitless',
+    0.02,
+  ],
+  [
+    'server_response_time',
+    'Initial server response time was short',
+    'Keep the server response time for the main document short because all other requests depend on it.',
+    'millisecond',
+    120,
+  ],
 ] as const;
 
 function displayValue(metric: string, value: number): string {
@@ -350,10 +442,26 @@ export const METRIC_NAMES: Record<string, number> = {
 };
 /** Dimension names the sandbox knows, with their values and each value's share. */
 export const DIMENSIONS: Record<string, [string, number][]> = {
-  page_is_cached: [['true', 0.8], ['false', 0.2]],
-  http_status: [['200', 0.86], ['301', 0.04], ['304', 0.05], ['404', 0.04], ['500', 0.01]],
-  http_verb: [['GET', 0.92], ['POST', 0.07], ['HEAD', 0.01]],
-  renderer: [['php', 0.35], ['static', 0.65]],
+  page_is_cached: [
+    ['true', 0.8],
+    ['false', 0.2],
+  ],
+  http_status: [
+    ['200', 0.86],
+    ['301', 0.04],
+    ['304', 0.05],
+    ['404', 0.04],
+    ['500', 0.01],
+  ],
+  http_verb: [
+    ['GET', 0.92],
+    ['POST', 0.07],
+    ['HEAD', 0.01],
+  ],
+  renderer: [
+    ['php', 0.35],
+    ['static', 0.65],
+  ],
 };
 const MAX_METRICS_RANGE = 30 * DAY;
 const DEFAULT_START_AT = '24h';
@@ -362,7 +470,9 @@ const DEFAULT_START_AT = '24h';
 function rangeStart(startAt: string, now: number): number {
   const m = /^(\d{1,6})\s*(m|h|d)$/.exec(startAt.trim());
   const fail = () =>
-    badRequest('body.start_at: send a relative period such as 1h, 24h or 7d (at most 30d) or an ISO 8601 time within the last 30 days');
+    badRequest(
+      'body.start_at: send a relative period such as 1h, 24h or 7d (at most 30d) or an ISO 8601 time within the last 30 days',
+    );
   let start: number;
   if (m) start = now - Number(m[1]) * { m: MINUTE, h: HOUR, d: DAY }[m[2] as 'm' | 'h' | 'd'];
   else if (/^\d{4}-\d{2}-\d{2}/.test(startAt) && Number.isFinite(Date.parse(startAt))) start = Date.parse(startAt);
@@ -374,11 +484,19 @@ function rangeStart(startAt: string, now: number): number {
 /** Periods: 1 minute up to 2 hours, 1 hour up to 2 days, 1 day beyond (seconds). */
 const resolutionFor = (range: number) => (range <= 2 * HOUR ? 60 : range <= 2 * DAY ? 3600 : 86_400);
 
-function checkNames(list: string[] | undefined, known: Record<string, unknown>, field: string, fallback: string[]): string[] {
+function checkNames(
+  list: string[] | undefined,
+  known: Record<string, unknown>,
+  field: string,
+  fallback: string[],
+): string[] {
   const names = list ?? fallback;
   if (names.length === 0) throw badRequest(`body.${field}: name at least one of ${Object.keys(known).join(', ')}`);
   names.forEach((n, i) => {
-    if (!(n in known)) throw badRequest(`body.${field}.${i}: unknown ${field.replace(/s$/, '')} ${n}; known: ${Object.keys(known).join(', ')}`);
+    if (!(n in known))
+      throw badRequest(
+        `body.${field}.${i}: unknown ${field.replace(/s$/, '')} ${n}; known: ${Object.keys(known).join(', ')}`,
+      );
   });
   return [...new Set(names)];
 }
@@ -409,7 +527,12 @@ function metricsResult(ctx: Ctx<'querySiteMetrics'>, site: SiteRecord): Schema<'
           const typical = METRIC_NAMES[metric]!;
           const noise = 0.8 + unit(site.id, t, mi, vi, 41) * 0.4;
           const isAverage = metric === 'response_time_average';
-          const v = t + step <= created ? 0 : isAverage ? typical * noise * (value === 'true' || value === 'static' ? 0.05 : 1) : typical * share * curve * noise;
+          const v =
+            t + step <= created
+              ? 0
+              : isAverage
+                ? typical * noise * (value === 'true' || value === 'static' ? 0.05 : 1)
+                : typical * share * curve * noise;
           values[value] = round(v, isAverage ? 3 : 2);
         });
         byMetric[metric] = values;
@@ -439,16 +562,29 @@ function metricsResult(ctx: Ctx<'querySiteMetrics'>, site: SiteRecord): Schema<'
 export default defineArea({
   // GET with an optional JSON body: the core parses and validates it like any other body.
   listSitePhpLogs: (ctx) => ({
-    data: readLog(PHP_LOG, ctx.site(ctx.params.site_id), ctx.rt.clock.now(), ctx.body as Record<string, unknown> | undefined),
+    data: readLog(
+      PHP_LOG,
+      ctx.site(ctx.params.site_id),
+      ctx.rt.clock.now(),
+      ctx.body as Record<string, unknown> | undefined,
+    ),
   }),
 
   listSiteServerLogs: (ctx) => ({
-    data: readLog(SERVER_LOG, ctx.site(ctx.params.site_id), ctx.rt.clock.now(), ctx.body as Record<string, unknown> | undefined),
+    data: readLog(
+      SERVER_LOG,
+      ctx.site(ctx.params.site_id),
+      ctx.rt.clock.now(),
+      ctx.body as Record<string, unknown> | undefined,
+    ),
   }),
 
   searchSiteActivityLogs: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
-    return searchActivity(ctx.state, ctx.rt.clock.now(), ctx.body, { siteId: site.id, retentionDays: SITE_LOG_RETENTION_DAYS });
+    return searchActivity(ctx.state, ctx.rt.clock.now(), ctx.body, {
+      siteId: site.id,
+      retentionDays: SITE_LOG_RETENTION_DAYS,
+    });
   },
 
   listSiteActivityActions: ({ state }) => ({ data: siteActions(state) }),

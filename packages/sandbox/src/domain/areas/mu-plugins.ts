@@ -8,7 +8,7 @@ import { defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
 import { paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
-import { nextId, type MuPluginRecord, type SandboxState } from '../state.js';
+import { type MuPluginRecord, nextId, type SandboxState } from '../state.js';
 import type { Schema } from '../types.js';
 import { DEFAULT_PER_PAGE } from './sites.js';
 
@@ -37,9 +37,17 @@ function isPrivateAddress(host: string): boolean {
   const family = isIP(h);
   if (family === 4) {
     const [a = 0, b = 0] = h.split('.').map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168)
+    );
   }
-  if (family === 6) return h === '::1' || h === '::' || h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80');
+  if (family === 6)
+    return h === '::1' || h === '::' || h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80');
   return !h.includes('.'); // a bare host name only resolves on a private network
 }
 
@@ -146,7 +154,11 @@ export default defineArea({
     const { state, params, rt } = ctx;
     const m = state.muPlugins.find((x) => x.id === params.mu_plugin_id);
     if (!m) throw notFound();
-    ctx.activity('mu_plugin.refreshed', 'Must-use plugin refreshed', `Must-use plugin ${m.slug} was refreshed from ${m.path}.`);
+    ctx.activity(
+      'mu_plugin.refreshed',
+      'Must-use plugin refreshed',
+      `Must-use plugin ${m.slug} was refreshed from ${m.path}.`,
+    );
     queue(rt, 'refresh', m);
     return { data: muPluginWriteView(m) };
   },

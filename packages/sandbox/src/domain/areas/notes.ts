@@ -1,8 +1,8 @@
 // Notes of a site: list (paged, newest first), create, get, update (editor updated), delete.
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { notFound } from '../errors.js';
 import { paginate } from '../pagination.js';
-import { nextId, type NoteRecord } from '../state.js';
+import { type NoteRecord, nextId } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
 import { DEFAULT_PER_PAGE } from './sites.js';
 
@@ -16,7 +16,9 @@ export const noteView = (note: NoteRecord): Schema<'Note'> => ({
   updated: note.updated,
 });
 
-function findNote(ctx: Pick<Ctx<OperationId>, 'site' | 'state'> & { params: { site_id: number; note_id: number } }): NoteRecord {
+function findNote(
+  ctx: Pick<Ctx<OperationId>, 'site' | 'state'> & { params: { site_id: number; note_id: number } },
+): NoteRecord {
   const site = ctx.site(ctx.params.site_id);
   const note = ctx.state.notes.find((n) => n.id === ctx.params.note_id && n.siteId === site.id);
   if (!note) throw notFound();

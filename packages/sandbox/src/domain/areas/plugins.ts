@@ -1,7 +1,7 @@
 // Plugins of a site: list; install (and activate), update, activate, deactivate. The four writes
 // are queued (part 6): they answer `data: null` at once, and the change lands after
 // DURATIONS.pluginChange of virtual time, with a completion alert and a webhook event.
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest } from '../errors.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import type { PluginRecord, SiteRecord } from '../state.js';
@@ -9,7 +9,11 @@ import type { OperationId, Schema } from '../types.js';
 
 /** The plugin repository as far as the sandbox knows it: the latest version of known slugs. */
 export const PLUGIN_CATALOG: Record<string, { title: string; description: string; latest: string }> = {
-  'hello-dolly': { title: 'Hello Dolly', description: 'A plugin that shows a line from a song in the admin screens.', latest: '1.7.3' },
+  'hello-dolly': {
+    title: 'Hello Dolly',
+    description: 'A plugin that shows a line from a song in the admin screens.',
+    latest: '1.7.3',
+  },
   'contact-form': { title: 'Contact Form', description: 'Simple contact forms.', latest: '5.9.1' },
   'seo-tools': { title: 'SEO Tools', description: 'Search engine helpers.', latest: '2.2.0' },
   'classic-editor': { title: 'Classic Editor', description: 'Restores the previous post editor.', latest: '1.6.7' },
@@ -102,11 +106,26 @@ function installTarget(path: string, version: string | undefined, field: string)
 }
 
 type PluginOp = 'install' | 'update' | 'activate' | 'deactivate';
-const PAST = { install: 'installed', update: 'updated', activate: 'activated', deactivate: 'deactivated' } as const satisfies Record<PluginOp, string>;
-const NOUN: Record<PluginOp, string> = { install: 'Installation', update: 'Update', activate: 'Activation', deactivate: 'Deactivation' };
+const PAST = {
+  install: 'installed',
+  update: 'updated',
+  activate: 'activated',
+  deactivate: 'deactivated',
+} as const satisfies Record<PluginOp, string>;
+const NOUN: Record<PluginOp, string> = {
+  install: 'Installation',
+  update: 'Update',
+  activate: 'Activation',
+  deactivate: 'Deactivation',
+};
 
 /** Finds the installed plugin named by each selection entry; refuses unknown or repeated slugs. */
-function installedPlugins(ctx: Ctx<OperationId>, site: SiteRecord, paths: { path: string }[], op: PluginOp): PluginRecord[] {
+function installedPlugins(
+  ctx: Ctx<OperationId>,
+  site: SiteRecord,
+  paths: { path: string }[],
+  op: PluginOp,
+): PluginRecord[] {
   const seen = new Set<string>();
   return paths.map(({ path }, i) => {
     const field = `body.plugins.${i}.path`;
@@ -136,7 +155,12 @@ function queue(
 ) {
   const { rt } = ctx;
   const list = slugs.join(', ');
-  ctx.activity(`plugin.${PAST[op]}`, `Plugins ${PAST[op]}`, `${NOUN[op]} of ${list} on ${site.name} was requested.`, site.id);
+  ctx.activity(
+    `plugin.${PAST[op]}`,
+    `Plugins ${PAST[op]}`,
+    `${NOUN[op]} of ${list} on ${site.name} was requested.`,
+    site.id,
+  );
   const siteId = site.id;
   rt.later(DURATIONS.pluginChange, `plugins ${op} on site ${siteId}: ${list}`, () => {
     const current = rt.state.sites.find((s) => s.id === siteId);
@@ -162,16 +186,25 @@ function queue(
 }
 
 /** Queues activation or deactivation of the selected plugins (drop-ins stay as they are). */
-function setPluginStatus(ctx: Ctx<'activateSitePlugins' | 'deactivateSitePlugins'>, op: 'activate' | 'deactivate', status: 'active' | 'inactive') {
+function setPluginStatus(
+  ctx: Ctx<'activateSitePlugins' | 'deactivateSitePlugins'>,
+  op: 'activate' | 'deactivate',
+  status: 'active' | 'inactive',
+) {
   const site = ctx.site(ctx.params.site_id);
   const plugins = installedPlugins(ctx, site, ctx.body.plugins, op);
-  return queue(ctx, site, op, plugins.map((p) => p.name), (rt, current) =>
-    plugins.flatMap((p) => {
-      const record = rt.state.plugins.find((x) => x.siteId === current.id && x.name === p.name);
-      if (!record || record.status === 'dropin') return [];
-      record.status = status;
-      return [record];
-    }),
+  return queue(
+    ctx,
+    site,
+    op,
+    plugins.map((p) => p.name),
+    (rt, current) =>
+      plugins.flatMap((p) => {
+        const record = rt.state.plugins.find((x) => x.siteId === current.id && x.name === p.name);
+        if (!record || record.status === 'dropin') return [];
+        record.status = status;
+        return [record];
+      }),
   );
 }
 
@@ -190,29 +223,34 @@ export default defineArea({
       seen.add(t.slug);
       return t;
     });
-    return queue(ctx, site, 'install', targets.map((t) => t.slug), (rt, current) =>
-      targets.map((t) => {
-        const known = PLUGIN_CATALOG[t.slug];
-        let record = rt.state.plugins.find((p) => p.siteId === current.id && p.name === t.slug);
-        const latest = t.zip ? (t.version ?? DEFAULT_VERSION) : latestOf(t.slug, record);
-        const version = t.version ?? latest;
-        if (!record) {
-          record = {
-            siteId: current.id,
-            name: t.slug,
-            title: known?.title ?? titleOf(t.slug),
-            description: known?.description ?? '',
-            status: 'active',
-            update: 'none',
-            version,
-            update_version: null,
-          };
-          rt.state.plugins.push(record);
-        }
-        // Installing installs and activates (part 4), also over an installed copy.
-        Object.assign(record, { status: 'active', version }, updateFields(version, latest));
-        return record;
-      }),
+    return queue(
+      ctx,
+      site,
+      'install',
+      targets.map((t) => t.slug),
+      (rt, current) =>
+        targets.map((t) => {
+          const known = PLUGIN_CATALOG[t.slug];
+          let record = rt.state.plugins.find((p) => p.siteId === current.id && p.name === t.slug);
+          const latest = t.zip ? (t.version ?? DEFAULT_VERSION) : latestOf(t.slug, record);
+          const version = t.version ?? latest;
+          if (!record) {
+            record = {
+              siteId: current.id,
+              name: t.slug,
+              title: known?.title ?? titleOf(t.slug),
+              description: known?.description ?? '',
+              status: 'active',
+              update: 'none',
+              version,
+              update_version: null,
+            };
+            rt.state.plugins.push(record);
+          }
+          // Installing installs and activates (part 4), also over an installed copy.
+          Object.assign(record, { status: 'active', version }, updateFields(version, latest));
+          return record;
+        }),
     );
   },
 
@@ -220,15 +258,20 @@ export default defineArea({
     const site = ctx.site(ctx.params.site_id);
     const plugins = installedPlugins(ctx, site, ctx.body.plugins, 'update');
     const versions = ctx.body.plugins.map((p, i) => checkVersion(p.version, `body.plugins.${i}.version`));
-    return queue(ctx, site, 'update', plugins.map((p) => p.name), (rt, current) =>
-      plugins.flatMap((p, i) => {
-        const record = rt.state.plugins.find((x) => x.siteId === current.id && x.name === p.name);
-        if (!record) return [];
-        const latest = latestOf(record.name, record);
-        const version = versions[i] ?? latest;
-        Object.assign(record, { version }, updateFields(version, latest));
-        return [record];
-      }),
+    return queue(
+      ctx,
+      site,
+      'update',
+      plugins.map((p) => p.name),
+      (rt, current) =>
+        plugins.flatMap((p, i) => {
+          const record = rt.state.plugins.find((x) => x.siteId === current.id && x.name === p.name);
+          if (!record) return [];
+          const latest = latestOf(record.name, record);
+          const version = versions[i] ?? latest;
+          Object.assign(record, { version }, updateFields(version, latest));
+          return [record];
+        }),
     );
   },
 

@@ -11,10 +11,8 @@ import { CMS_VERSION_BETA, CMS_VERSION_STABLE, siteView } from '../model/sites.j
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import type { SiteRecord } from '../state.js';
 
-
 /** Webhook event of a completed basic-authentication change (the seed does not name it). */
 export const BASIC_AUTH_EVENT = 'basic_authentication_updated';
-
 
 const label = {
   maintenance: (id: number) => `site ${id} maintenance mode`,
@@ -55,7 +53,7 @@ function queueMaintenance(rt: SandboxRuntime, siteId: number, enabled: boolean) 
 function queueBasicAuth(rt: SandboxRuntime, siteId: number) {
   rt.later(DURATIONS.queuedToggle, label.basicAuth(siteId), () => {
     const site = findSite(rt, siteId);
-    if (!site || !site.basicAuthenticationPending) return;
+    if (!site?.basicAuthenticationPending) return;
     site.basicAuthentication = !site.basicAuthentication;
     delete site.basicAuthenticationPending;
     const enabled = site.basicAuthentication;
@@ -89,7 +87,12 @@ export default defineArea({
 
   deleteSiteObjectCache: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
-    ctx.activity('site.object_cache_flushed', 'Object cache flushed', `The object cache of ${site.name} was flushed.`, site.id);
+    ctx.activity(
+      'site.object_cache_flushed',
+      'Object cache flushed',
+      `The object cache of ${site.name} was flushed.`,
+      site.id,
+    );
     return { data: null };
   },
 
@@ -186,7 +189,12 @@ export default defineArea({
         siteId: s.id,
       });
     });
-    ctx.activity('site.cms_mcp_updated', 'MCP plugin changed', `The MCP plugin was ${onOff(enabled)} on ${site.name}.`, site.id);
+    ctx.activity(
+      'site.cms_mcp_updated',
+      'MCP plugin changed',
+      `The MCP plugin was ${onOff(enabled)} on ${site.name}.`,
+      site.id,
+    );
     return { data: { mcp_enabled: enabled }, message: enabled ? 'MCP plugin enabled' : 'MCP plugin disabled' };
   },
 
@@ -202,7 +210,12 @@ export default defineArea({
     // true defines the constant, false removes it (removing an absent one succeeds): idempotent.
     site.fileModifications[key] = enabled;
     const message = `${constant} ${onOff(enabled)}`;
-    ctx.activity('site.file_modifications_updated', 'File modifications changed', `${message} on ${site.name}.`, site.id);
+    ctx.activity(
+      'site.file_modifications_updated',
+      'File modifications changed',
+      `${message} on ${site.name}.`,
+      site.id,
+    );
     return { data: { ...site.fileModifications }, message };
   },
 
@@ -223,19 +236,34 @@ export default defineArea({
 
   getSiteDisconnectSsh: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
-    ctx.activity('site.ssh_disconnected', 'SSH disconnected', `All SSH connections to ${site.name} were terminated.`, site.id);
+    ctx.activity(
+      'site.ssh_disconnected',
+      'SSH disconnected',
+      `All SSH connections to ${site.name} were terminated.`,
+      site.id,
+    );
     return { data: null };
   },
 
   resetSiteCmsPassword: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
-    ctx.activity('site.cms_password_reset', 'CMS password reset', `The CMS admin password of ${site.name} was reset.`, site.id);
+    ctx.activity(
+      'site.cms_password_reset',
+      'CMS password reset',
+      `The CMS admin password of ${site.name} was reset.`,
+      site.id,
+    );
     return { data: randomPassword() };
   },
 
   getSiteCmsDbAdminUrl: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
-    ctx.activity('site.db_admin_url_created', 'Database admin URL issued', `A database-admin URL was issued for ${site.name}.`, site.id);
+    ctx.activity(
+      'site.db_admin_url_created',
+      'Database admin URL issued',
+      `A database-admin URL was issued for ${site.name}.`,
+      site.id,
+    );
     return { data: `https://db-admin.example.com/login?site=${site.id}&token=${randomToken()}` };
   },
 
@@ -250,7 +278,12 @@ export default defineArea({
     } else {
       throw badRequest('body.version: must be latest (omit version to toggle between latest stable and beta)');
     }
-    ctx.activity('site.cms_version_updated', 'CMS version changed', `The CMS version of ${site.name} is now ${site.cmsVersion}.`, site.id);
+    ctx.activity(
+      'site.cms_version_updated',
+      'CMS version changed',
+      `The CMS version of ${site.name} is now ${site.cmsVersion}.`,
+      site.id,
+    );
     return { data: siteView(ctx.state, site) };
   },
 

@@ -1,17 +1,17 @@
 // Sites core: list (paginate rules, favorites first), create → deploying → live, get, update,
 // delete, validate, search, option lists, disable/enable, conversions, clone → cloning,
 // favorites. State transitions follow part 3 of the seed.
-import { defineArea, type Ctx } from '../area.js';
+import { type Ctx, defineArea } from '../area.js';
 import { badRequest } from '../errors.js';
 import {
   DATACENTERS,
   DEFAULT_INSTALL,
   INSTALL_OPTIONS,
-  PHP_VERSIONS,
-  SITE_NAME_RULE,
   isBillable,
   isValidSiteName,
   makeSite,
+  PHP_VERSIONS,
+  SITE_NAME_RULE,
   siteDetailView,
   siteSearchView,
   siteView,
@@ -96,14 +96,16 @@ function convert<K extends OperationId>(
   switch (target) {
     case 'staging':
       if (!(live || site.sandbox)) refuse('Only live or sandbox sites can be converted to staging.');
-      if (live && hasDnsRecords(state, site)) refuse('A live site with DNS records attached cannot be converted to staging.');
+      if (live && hasDnsRecords(state, site))
+        refuse('A live site with DNS records attached cannot be converted to staging.');
       checkCapacity(state, { staging: true, billable: false }, site.id);
       // A kit is a sandbox site (part 3): once it is no longer one, it is no longer a kit.
       Object.assign(site, { staging: true, sandbox: false, kit: false, wpEnvironmentType: 'staging' });
       break;
     case 'sandbox':
       if (!(live || site.staging)) refuse('Only staging or live sites can be converted to sandbox.');
-      if (live && hasDnsRecords(state, site)) refuse('A live site with DNS records attached cannot be converted to sandbox.');
+      if (live && hasDnsRecords(state, site))
+        refuse('A live site with DNS records attached cannot be converted to sandbox.');
       // Part 3: staging to sandbox puts the site in maintenance mode.
       if (site.staging) site.maintenanceMode = true;
       Object.assign(site, { staging: false, sandbox: true, wpEnvironmentType: 'development' });
@@ -118,7 +120,12 @@ function convert<K extends OperationId>(
       site.kit = true;
       break;
   }
-  ctx.activity('site.converted', 'Site converted', `Site ${site.name} was converted from ${from} to ${target}.`, site.id);
+  ctx.activity(
+    'site.converted',
+    'Site converted',
+    `Site ${site.name} was converted from ${from} to ${target}.`,
+    site.id,
+  );
   return { data: siteView(state, site, true) };
 }
 

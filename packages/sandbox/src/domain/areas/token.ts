@@ -1,7 +1,7 @@
 // Token operations at the auth root (part 5): client credentials in, bearer token out.
 import { defineArea } from '../area.js';
-import { TOKEN_LIFETIME_SECONDS } from '../tokens.js';
 import { badRequest } from '../errors.js';
+import { TOKEN_LIFETIME_SECONDS } from '../tokens.js';
 
 const required = (body: Record<string, unknown> | undefined, names: string[]) => {
   const missing = names.filter((n) => typeof body?.[n] !== 'string' || body[n] === '');

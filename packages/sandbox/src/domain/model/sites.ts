@@ -60,7 +60,7 @@ export function makeSite(input: NewSite): SiteRecord {
   const dc = DATACENTERS.find((d) => d.code === input.datacenterCode);
   const staging = input.staging ?? false;
   const sandbox = input.sandbox ?? false;
-  const octet = (n: number) => (input.id * 2 + n) % 250 + 2;
+  const octet = (n: number) => ((input.id * 2 + n) % 250) + 2;
   return {
     id: input.id,
     created: input.created,
