@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadModel, METHODS } from '@hosting-api/openapi/model';
+import { parseCommandLine, requireLiveVars } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -35,38 +35,14 @@ malformed, another scheme, revoked); CONTRACT_AUTH_PROBES=0 turns that off.
 Other variables: CONTRACT_TARGET_DATA (JSON file with ids and requests that fit the target),
 HOSTING_API_SPEC (spec file instead of the bundle), CONTRACT_DREDD_LOGLEVEL (default "error").`;
 
-const LIVE_VARS = {
-  CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
-  CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (e.g. https://auth.example.com)',
-  CONTRACT_CLIENT_ID: "the API application's client id",
-  CONTRACT_CLIENT_SECRET: "the API application's client secret",
-};
-
-function usage(message) {
-  process.stderr.write(`contract: ${message}\n\n${HELP}\n`);
-  process.exit(2);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      mock: { type: 'boolean', default: false },
-      live: { type: 'boolean', default: false },
-      sandbox: { type: 'boolean', default: false },
-      only: { type: 'string' },
-      report: { type: 'string' },
-      results: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }));
-} catch (error) {
-  usage(error.message);
-}
-if (values.help) {
-  process.stdout.write(`${HELP}\n`);
-  process.exit(0);
-}
+const { values, usage } = parseCommandLine('contract', HELP, {
+  mock: { type: 'boolean', default: false },
+  live: { type: 'boolean', default: false },
+  sandbox: { type: 'boolean', default: false },
+  only: { type: 'string' },
+  report: { type: 'string' },
+  results: { type: 'string' },
+});
 if ([values.mock, values.live, values.sandbox].filter(Boolean).length !== 1)
   usage('say which target: --mock, --sandbox or --live.');
 // The sandbox is a live target (real requests, real state) that this script starts.
@@ -129,15 +105,7 @@ if (target === 'sandbox') {
   process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
   process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
 } else if (mode === 'live') {
-  const missing = Object.keys(LIVE_VARS).filter((name) => !process.env[name]);
-  if (missing.length) {
-    process.stderr.write(
-      `contract:live needs these environment variables, which are not set:\n` +
-        missing.map((name) => `  ${name}  ${LIVE_VARS[name]}\n`).join('') +
-        `Writes (create, change, delete) run only with CONTRACT_ALLOW_WRITES=1.\n`,
-    );
-    process.exit(2);
-  }
+  requireLiveVars('contract:live', 'Writes (create, change, delete) run only with CONTRACT_ALLOW_WRITES=1.');
   baseUrl = process.env.CONTRACT_BASE_URL;
   authUrl = process.env.CONTRACT_AUTH_URL;
 } else if (process.env.CONTRACT_MOCK_URL) {

@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
+import { parseCommandLine, requireLiveVars } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,42 +36,15 @@ Live targets, optional:
                           (default {"notEnrolledSiteId": 123461, "zoneId": 5501})
 Other variables: HOSTING_API_SPEC (bundled spec for the webhook schemas), CONTRACT_WORKFLOWS_DIR.`;
 
-const LIVE_VARS = {
-  CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
-  CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (e.g. https://auth.example.com)',
-  CONTRACT_CLIENT_ID: "the API application's client id",
-  CONTRACT_CLIENT_SECRET: "the API application's client secret",
-};
 // Same rule as the Dredd hooks: these operations only read, although some are POSTs.
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 const CONTROL_OPERATIONS = new Set(['advanceSandboxClock', 'resetSandbox', 'waitForWebhook']);
-/**
- * Workflows that follow the API documentation where this sandbox build does not yet; skipped
- * against the sandbox, by name, with the reason. Remove an entry as soon as the sandbox behaves.
- */
-function usage(message) {
-  process.stderr.write(`contract:workflows: ${message}\n\n${HELP}\n`);
-  process.exit(2);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      sandbox: { type: 'boolean', default: false },
-      live: { type: 'boolean', default: false },
-      workflow: { type: 'string' },
-      report: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }));
-} catch (error) {
-  usage(error.message);
-}
-if (values.help) {
-  process.stdout.write(`${HELP}\n`);
-  process.exit(0);
-}
+const { values, usage } = parseCommandLine('contract:workflows', HELP, {
+  sandbox: { type: 'boolean', default: false },
+  live: { type: 'boolean', default: false },
+  workflow: { type: 'string' },
+  report: { type: 'string' },
+});
 if (values.sandbox && values.live) usage('say one target: --sandbox (the default) or --live.');
 const target = values.live ? 'live' : 'sandbox';
 const started = Date.now();
@@ -237,15 +210,10 @@ if (target === 'sandbox') {
   process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
   process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
 } else {
-  const missing = Object.keys(LIVE_VARS).filter((name) => !process.env[name]);
-  if (missing.length) {
-    process.stderr.write(
-      `contract:workflows --live needs these environment variables, which are not set:\n` +
-        missing.map((name) => `  ${name}  ${LIVE_VARS[name]}\n`).join('') +
-        `Workflows that change the target run only with CONTRACT_ALLOW_WRITES=1.\n`,
-    );
-    process.exit(2);
-  }
+  requireLiveVars(
+    'contract:workflows --live',
+    'Workflows that change the target run only with CONTRACT_ALLOW_WRITES=1.',
+  );
   baseUrl = process.env.CONTRACT_BASE_URL.replace(/\/$/, '');
   authUrl = process.env.CONTRACT_AUTH_URL.replace(/\/$/, '');
   controlUrl = process.env.CONTRACT_CONTROL_URL?.replace(/\/$/, '') ?? listenerUrl;

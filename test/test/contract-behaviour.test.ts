@@ -1,19 +1,10 @@
-// The gate's behaviour checks must be able to fail: a proxy in front of the sandbox (real tokens,
-// real state) injects drifts the shape checks cannot see — invalid tokens accepted, a download
-// body that breaks its media type's promise, an empty list, a bad token response, a state-only
-// field out of its enum, a step whose state does not change, a webhook payload missing a required
-// field — and the gate (contract/run.mjs --live, contract/workflows.mjs --live) must report each
-// one, on exactly the transaction or workflow it touches. Each drift touches a different
-// operation, so one run checks several; a control run through the same proxy must pass.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Outcome, runGate, testsDir } from './gate';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 interface Answer {
@@ -30,7 +21,7 @@ interface Request {
 /** Changes one exchange: answers instead of the sandbox (or undefined to pass it through). */
 type Drift = (req: Request, upstream: (req: Request) => Promise<Answer>) => Promise<Answer | undefined>;
 
-const contractDir = join(__dirname, '..');
+const contractDir = testsDir;
 let sandbox: Sandbox;
 let webhookPort: number;
 /** Rewrites webhook payloads on their way from the sandbox to the gate's listener. */
@@ -129,34 +120,6 @@ const json = (answer: Answer) => JSON.parse(answer.body.toString('utf8'));
 const withJson = (answer: Answer, value: unknown): Answer => ({ ...answer, body: Buffer.from(JSON.stringify(value)) });
 const bearer = (req: Request) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
 
-interface Outcome {
-  code: number;
-  output: string;
-  results: { key: string; name: string; outcome: string; errors?: string[] }[];
-}
-function run(script: string, args: string[], env: Record<string, string>): Promise<Outcome> {
-  const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
-  const withResults = script === 'contract/run.mjs' ? ['--results', resultsFile] : [];
-  const child = spawn(process.execPath, [script, ...args, ...withResults], {
-    cwd: contractDir,
-    env: { ...clean, ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  return new Promise((resolve) => {
-    child.on('exit', (code) => {
-      let results: Outcome['results'] = [];
-      try {
-        results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
-      } catch {
-        // workflows.mjs writes no results file; its output names the failed workflows
-      }
-      resolve({ code: code ?? 1, output, results });
-    });
-  });
-}
 const liveEnv = (url: string): Record<string, string> => ({
   CONTRACT_BASE_URL: `${url}/v1`,
   CONTRACT_AUTH_URL: url,
@@ -252,7 +215,7 @@ describe('contract gate against a drifting service (auth probes, token responses
   it('passes the sandbox through a proxy that changes nothing (the control case)', async () => {
     const p = await proxy([observeTokens]);
     try {
-      const outcome = await run('contract/run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
+      const outcome = await runGate('contract/run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(0);
       const keys = new Set(outcome.results.filter((r) => r.outcome === 'pass').map((r) => r.key));
       for (const [, key] of Object.values(SERVICE_DRIFTS))
@@ -269,7 +232,7 @@ describe('contract gate against a drifting service (auth probes, token responses
   it('reports each drift on exactly the transaction it touches', async () => {
     const p = await proxy([observeTokens, ...Object.values(SERVICE_DRIFTS).map(([drift]) => drift)]);
     try {
-      const outcome = await run('contract/run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
+      const outcome = await runGate('contract/run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
       const found = failures(outcome);
       expect(Object.keys(found).sort(), outcome.output).toEqual(
@@ -294,7 +257,7 @@ describe('contract gate against a drifting service (auth probes, token responses
       },
     ]);
     try {
-      const outcome = await run('contract/run.mjs', ['--live', '--only', 'getSite'], liveEnv(p.url));
+      const outcome = await runGate('contract/run.mjs', ['--live', '--only', 'getSite'], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
       expect(failures(outcome)['getSite 200'], outcome.output).toMatch(
         /token response .* does not match the spec: .*body\/data must have required property 'expires_in'/,
@@ -368,7 +331,7 @@ describe('contract workflows against a drifting service (state, behaviour across
     sandbox.reset();
     const p = await proxy(drifts);
     try {
-      return await run('contract/workflows.mjs', ['--live', '--workflow', WORKFLOWS.join(',')], {
+      return await runGate('contract/workflows.mjs', ['--live', '--workflow', WORKFLOWS.join(',')], {
         ...liveEnv(p.url),
         CONTRACT_CONTROL_URL: p.url,
         CONTRACT_WEBHOOK_PORT: String(webhookPort),
@@ -391,7 +354,7 @@ describe('contract workflows against a drifting service (state, behaviour across
     try {
       const env = liveEnv(p.url);
       delete env.CONTRACT_ALLOW_WRITES;
-      const outcome = await run('contract/workflows.mjs', ['--live'], env);
+      const outcome = await runGate('contract/workflows.mjs', ['--live'], env);
       expect(outcome.code, outcome.output).toBe(0);
       expect(outcome.output).toMatch(
         /skipped notes-lifecycle: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it/,

@@ -1,0 +1,44 @@
+// Runs one of the gate's scripts (contract/run.mjs, contract/workflows.mjs) as a user would: a child
+// process with the given environment (no CONTRACT_* variable of this process leaks in); collects its
+// output and, for run.mjs, every transaction's outcome.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Outcome {
+  code: number;
+  output: string;
+  results: { key: string; name?: string; outcome: string; errors?: string[] }[];
+}
+
+/** The tests package's folder (where `contract/` lives). */
+export const testsDir = join(__dirname, '..');
+
+export function runGate(script: string, args: string[], env: Record<string, string | undefined>): Promise<Outcome> {
+  const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
+  const withResults = script === 'contract/run.mjs' ? ['--results', resultsFile] : [];
+  const child = spawn(process.execPath, [script, ...args, ...withResults], {
+    cwd: testsDir,
+    env: { ...clean, ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      let results: Outcome['results'] = [];
+      try {
+        results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
+      } catch {
+        // no results file (workflows.mjs, or a configuration error before Dredd): the output says why
+      }
+      resolve({ code: code ?? 1, output, results });
+    });
+  });
+}
