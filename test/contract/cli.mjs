@@ -36,3 +36,28 @@ export function requireLiveVars(command, writes) {
   process.stderr.write(`${command} needs these environment variables, which are not set:\n${lines}${writes}\n`);
   process.exit(2);
 }
+
+/**
+ * Starts the sandbox as the gate's target: a free port, a frozen clock at a fixed time (queued work
+ * stays in its in-between state, runs are repeatable) and the response self-check on; its first
+ * client's credentials become CONTRACT_CLIENT_ID / CONTRACT_CLIENT_SECRET. `options` add to these.
+ */
+export async function startGateSandbox(usage, options = {}) {
+  let startSandbox;
+  try {
+    ({ startSandbox } = await import('@hosting-api/sandbox'));
+  } catch (error) {
+    usage(`cannot load @hosting-api/sandbox (${error.message}): run \`pnpm --filter @hosting-api/sandbox build\`.`);
+  }
+  const sandbox = await startSandbox({
+    port: 0,
+    speed: 0,
+    startTime: '2026-11-02T09:00:00.000Z',
+    selfCheck: true,
+    onError: (m, e) => console.error(`[sandbox] ${m}:`, e),
+    ...options,
+  });
+  process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
+  process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
+  return sandbox;
+}

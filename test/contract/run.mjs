@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel, METHODS } from '@hosting-api/openapi/model';
-import { parseCommandLine, requireLiveVars } from './cli.mjs';
+import { parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -85,25 +85,9 @@ let authUrl;
 let mock;
 let sandbox;
 if (target === 'sandbox') {
-  // The package's build (run `pnpm --filter @hosting-api/sandbox build` first).
-  let startSandbox;
-  try {
-    ({ startSandbox } = await import('@hosting-api/sandbox'));
-  } catch (error) {
-    usage(`cannot load @hosting-api/sandbox (${error.message}): run \`pnpm --filter @hosting-api/sandbox build\`.`);
-  }
-  // Frozen clock at a fixed time: queued work stays in its in-between state, runs are repeatable.
-  sandbox = await startSandbox({
-    port: 0,
-    speed: 0,
-    startTime: '2026-11-02T09:00:00.000Z',
-    selfCheck: true,
-    onError: (m, e) => console.error(`[sandbox] ${m}:`, e),
-  });
+  sandbox = await startGateSandbox(usage);
   baseUrl = sandbox.url;
   authUrl = sandbox.authUrl;
-  process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
-  process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
 } else if (mode === 'live') {
   requireLiveVars('contract:live', 'Writes (create, change, delete) run only with CONTRACT_ALLOW_WRITES=1.');
   baseUrl = process.env.CONTRACT_BASE_URL;

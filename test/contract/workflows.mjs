@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
-import { parseCommandLine, requireLiveVars } from './cli.mjs';
+import { parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -189,26 +189,11 @@ let sandbox;
 let receivesWebhooks;
 let inputs = { notEnrolledSiteId: 123461, zoneId: 5501 };
 if (target === 'sandbox') {
-  let startSandbox;
-  try {
-    ({ startSandbox } = await import('@hosting-api/sandbox'));
-  } catch (error) {
-    usage(`cannot load @hosting-api/sandbox (${error.message}): run \`pnpm --filter @hosting-api/sandbox build\`.`);
-  }
-  sandbox = await startSandbox({
-    port: 0,
-    speed: 0,
-    startTime: '2026-11-02T09:00:00.000Z',
-    webhookUrl: `${listenerUrl}/hooks`,
-    selfCheck: true,
-    onError: (m, e) => console.error(`[sandbox] ${m}:`, e),
-  });
+  sandbox = await startGateSandbox(usage, { webhookUrl: `${listenerUrl}/hooks` });
   baseUrl = sandbox.url;
   authUrl = sandbox.authUrl;
   controlUrl = sandbox.authUrl;
   receivesWebhooks = true;
-  process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
-  process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
 } else {
   requireLiveVars(
     'contract:workflows --live',
