@@ -66,6 +66,13 @@ export interface SpecModel {
   authUrl: string | undefined;
   /** Operations served outside `/v1` (`createAccessToken`, `revokeAccessToken`). */
   tokenOperations: Operation[];
+  /**
+   * The token operation that issues tokens (`createAccessToken`): its form body requires
+   * `grant_type` and allows `client_credentials` (the OAuth 2 client-credentials grant).
+   */
+  issueTokenOperation: Operation | undefined;
+  /** The token operation that revokes a token (`revokeAccessToken`): its form body requires `token`. */
+  revokeTokenOperation: Operation | undefined;
   /** Their paths (`/auth/token`, `/auth/revoke`). */
   authPaths: string[];
   /** `message` of each shared response's example, by component name (`NotFound` → `We could not ...`). */

@@ -89,6 +89,18 @@ export function buildModel(document, dereferenced) {
     }
   }
   const tokenOperations = operations.filter((o) => o.outsideV1);
+  // Which token operation issues tokens and which revokes one, by what their form bodies require:
+  // the OAuth 2 client-credentials grant (`grant_type` allowing `client_credentials`, RFC 6749
+  // §4.4) and a `token` to revoke (RFC 7009 §2.1).
+  const requestSchemas = (o) => Object.values(o.requestBody?.content ?? {}).map((m) => m.schema ?? {});
+  const issueTokenOperation = tokenOperations.find((o) =>
+    requestSchemas(o).some(
+      (s) => s.required?.includes('grant_type') && s.properties?.grant_type?.enum?.includes('client_credentials'),
+    ),
+  );
+  const revokeTokenOperation = tokenOperations.find(
+    (o) => o !== issueTokenOperation && requestSchemas(o).some((s) => s.required?.includes('token')),
+  );
   // The message of each shared error response, from its example (`BadRequest` → `There was ...`).
   const messages = {};
   for (const [name, response] of Object.entries(dereferenced.components?.responses ?? {})) {
@@ -121,6 +133,8 @@ export function buildModel(document, dereferenced) {
     apiUrl: serverUrl(rootServers[0]),
     authUrl: tokenOperations.length ? tokenOperations[0].baseUrl : undefined,
     tokenOperations,
+    issueTokenOperation,
+    revokeTokenOperation,
     authPaths: [...new Set(tokenOperations.map((o) => o.path))],
     messages,
     successMessage: dereferenced.components?.schemas?.Message?.examples?.[0],

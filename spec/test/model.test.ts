@@ -86,6 +86,38 @@ describe('the spec model on a fixture', () => {
     expect(m.authUrl).toBe('https://auth.example');
   });
 
+  it('tells the token operation that issues tokens from the one that revokes, by their form bodies', async () => {
+    const form = (required: string[], properties: object) => ({
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required, properties } } },
+    });
+    const doc = fixture();
+    const auth = [{ url: 'https://auth.example' }];
+    Object.assign(doc.paths, {
+      '/revoke': {
+        servers: auth,
+        post: {
+          operationId: 'dropToken',
+          security: [],
+          requestBody: form(['token', 'client_id'], { token: { type: 'string' }, client_id: { type: 'string' } }),
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+    });
+    Object.assign(doc.paths['/token'].post, {
+      requestBody: form(['grant_type'], { grant_type: { type: 'string', enum: ['client_credentials'] } }),
+    });
+    const m = await loadModel(doc);
+    expect(m.issueTokenOperation?.operationId).toBe('getToken');
+    expect(m.revokeTokenOperation?.operationId).toBe('dropToken');
+    // Without the client-credentials grant, nothing issues tokens.
+    (doc.paths['/token'].post as { requestBody: unknown }).requestBody = form(['grant_type'], {
+      grant_type: { type: 'string', enum: ['password'] },
+    });
+    expect((await loadModel(doc)).issueTokenOperation).toBeUndefined();
+    expect((await loadModel(fixture())).revokeTokenOperation).toBeUndefined();
+  });
+
   it('reads message texts from the shared responses, and leaves the document as it was', async () => {
     const doc = fixture();
     const m = await loadModel(doc);
@@ -123,6 +155,8 @@ describe('the spec model on the bundled spec', () => {
     expect(rest).toHaveLength(m.operations.length - 2);
     expect(rest.every((o) => o.requiresToken && o.baseUrl.endsWith('/v1'))).toBe(true);
     expect(m.authUrl).not.toMatch(/\/v1$/);
+    expect(`${m.issueTokenOperation?.method} ${m.issueTokenOperation?.path}`).toBe('post /auth/token');
+    expect(`${m.revokeTokenOperation?.method} ${m.revokeTokenOperation?.path}`).toBe('post /auth/revoke');
   });
 
   it('reads the YAML bundle to the same model', async () => {

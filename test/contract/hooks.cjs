@@ -41,16 +41,18 @@ let firstExample;
 let checkResponse;
 let header;
 let TOKEN_OPERATIONS;
-let tokenOp; // createAccessToken: the token operation that takes client credentials
-let revokeOp; // revokeAccessToken: the one that takes a token
+let tokenOp; // the token operation that issues tokens (client-credentials grant), from the model
+let revokeOp; // the one that revokes a token, from the model
 let credentials;
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(env.CONTRACT_SPEC_JSON);
   ({ operations, firstExample, checkResponse, header } = await createChecker(model));
   TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
-  tokenOp = model.operation('createAccessToken');
-  revokeOp = model.operation('revokeAccessToken');
+  tokenOp = model.issueTokenOperation;
+  revokeOp = model.revokeTokenOperation;
+  if (!tokenOp || !revokeOp)
+    throw new Error('the spec has no token operation with the client-credentials grant, or none that revokes a token');
   const tokenExample = firstExample(tokenOp.requestBody.content['application/x-www-form-urlencoded']);
   credentials = {
     client_id: env.CONTRACT_CLIENT_ID || tokenExample.client_id,
@@ -87,7 +89,7 @@ async function obtainToken(client = credentials) {
     throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
   }
   // Every token response the gate gets is checked against the spec, not only the one transaction.
-  const problems = checkResponse(operations.get(`POST ${tokenOp.path}`), '200', {
+  const problems = checkResponse(operations.get(`${tokenOp.method.toUpperCase()} ${tokenOp.path}`), '200', {
     statusCode: res.status,
     headers: Object.fromEntries(res.headers),
     body: text,
@@ -97,7 +99,7 @@ async function obtainToken(client = credentials) {
   return value;
 }
 
-/** Revokes a token at the target's revokeAccessToken (POST /auth/revoke), with the run's client credentials. */
+/** Revokes a token at the target's revoke operation (POST /auth/revoke), with the run's client credentials. */
 async function revokeToken(value) {
   const url = authUrl(revokeOp);
   const res = await fetch(url, {
@@ -211,12 +213,12 @@ function buildBody(info, status, override) {
   if (!requestBody) return undefined;
   const [mediaType, media] = Object.entries(requestBody.content)[0];
   let value = override?.body ?? data.bodies?.[info.op.operationId] ?? firstExample(media);
-  if (info.op.operationId === 'createAccessToken') {
+  if (info.op.operationId === tokenOp.operationId) {
     value = { grant_type: 'client_credentials', ...credentials };
     // Live: a request without the required credentials must get the documented 400.
     if (MODE === 'live' && status === '400') value = { grant_type: 'client_credentials' };
   }
-  if (info.op.operationId === 'revokeAccessToken') {
+  if (info.op.operationId === revokeOp.operationId) {
     value = { token: 'set in beforeEach', ...credentials };
     if (MODE === 'live' && status === '400') value = {};
   }
@@ -336,7 +338,7 @@ async function send(method, url, body, authorised = false) {
 
 function finish(transaction, info, status, body, done) {
   // Revoking: use a token of its own, so the run's token stays valid.
-  if (info.op.operationId === 'revokeAccessToken' && status.startsWith('2')) {
+  if (info.op.operationId === revokeOp.operationId && status.startsWith('2')) {
     obtainToken().then(
       (throwaway) => {
         transaction.contract.revokes = throwaway;

@@ -113,7 +113,8 @@ for (const [name, value] of [
 
 // A live target that gives no token would fail every transaction: say so once instead.
 if (mode === 'live') {
-  const tokenPath = model.operation('createAccessToken').path.replace(/^\//, '');
+  const tokenPath = model.issueTokenOperation?.path.replace(/^\//, '');
+  if (!tokenPath) usage('the spec has no token operation with the client-credentials grant (grant_type).');
   const tokenUrl = new URL(tokenPath, authUrl.endsWith('/') ? authUrl : `${authUrl}/`);
   let problem;
   try {

@@ -69,7 +69,8 @@ try {
 }
 // The token operations (served at the auth URL, outside /v1) and their paths, from the spec.
 const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
-const tokenOp = model.operation('createAccessToken');
+const tokenOp = model.issueTokenOperation;
+if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
 const { createChecker } = require('./spec-check.cjs');
 const checker = await createChecker(model);
 
