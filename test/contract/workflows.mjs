@@ -38,7 +38,6 @@ Other variables: HOSTING_API_SPEC (bundled spec for the webhook schemas), CONTRA
 
 // Same rule as the Dredd hooks: these operations only read, although some are POSTs.
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
-const CONTROL_OPERATIONS = new Set(['advanceSandboxClock', 'resetSandbox', 'waitForWebhook']);
 const { values, usage } = parseCommandLine('contract:workflows', HELP, {
   sandbox: { type: 'boolean', default: false },
   live: { type: 'boolean', default: false },
@@ -77,6 +76,15 @@ const checker = await createChecker(model);
 // ---- the workflows -------------------------------------------------------------------------
 const dir = resolve(process.env.CONTRACT_WORKFLOWS_DIR ?? join(here, '..', '..', 'spec', 'workflows'));
 if (!existsSync(dir)) usage(`no workflows folder: ${dir}`);
+// The operations of the sandbox's control routes and of the gate's listener (clock, reset, webhook
+// deliveries, finding a list item): none of them changes the target's data.
+const controlFile = join(dir, 'sandbox-control.openapi.yaml');
+if (!existsSync(controlFile)) usage(`no description of the control routes: ${controlFile}`);
+const CONTROL_OPERATIONS = new Set(
+  Object.values(parseYaml(readFileSync(controlFile, 'utf8')).paths ?? {}).flatMap((item) =>
+    Object.values(item).map((op) => op.operationId),
+  ),
+);
 // File order is run order: auth last (its expired-token workflow moves the clock on by an hour).
 const ORDER = ['sites', 'settings', 'dns', 'notes', 'backups', 'git', 'maintenance', 'account', 'alerts', 'auth'];
 const files = readdirSync(dir)
@@ -138,6 +146,20 @@ const listener = http.createServer((req, res) => {
       deliveries.push(delivery);
       for (const wake of waiting) wake();
       return json(200, '{}');
+    }
+    // findItem: the one item of `items` whose fields equal every value of `where` (Arazzo 1.0
+    // outputs are JSON Pointers only, so a workflow cannot pick a list item by its content).
+    if (req.method === 'POST' && url.pathname === '/find') {
+      let items;
+      let where;
+      try {
+        ({ items, where } = JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {}
+      if (!Array.isArray(items) || typeof where !== 'object' || where === null)
+        return json(400, JSON.stringify({ message: 'send {"items": [...], "where": {...}}' }));
+      const found = items.filter((item) => Object.entries(where).every(([k, v]) => item?.[k] === v));
+      if (found.length === 1) return json(200, JSON.stringify({ item: found[0] }));
+      return json(404, JSON.stringify({ message: `${found.length} of ${items.length} items match`, where }));
     }
     const m = /^\/deliveries\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && m) {
