@@ -269,6 +269,8 @@ describe('contract gate against a drifting service (auth probes, token responses
 });
 
 // ---- the workflows: state, behaviour across calls, webhooks --------------------------------
+/** Sites whose in-progress alert was dismissed (the drift that treats a dismissal as a cancel). */
+const cancelledSites = new Set<number>();
 const WORKFLOW_DRIFTS: Record<string, [Drift, string]> = {
   'a state-only field out of its enum (maintenanceModeStatus)': [
     async (req, upstream) => {
@@ -315,6 +317,37 @@ const WORKFLOW_DRIFTS: Record<string, [Drift, string]> = {
       return withJson(answer, body);
     },
     'notes-lifecycle',
+  ],
+  'a dismissed in-progress alert whose operation publishes no completion alert': [
+    async (req, upstream) => {
+      const dismiss = /^\/v1\/alerts\/(\d+)\/dismiss$/.exec(req.path);
+      if (req.method === 'POST' && dismiss) {
+        const alert = json(
+          await upstream({ ...req, method: 'GET', path: `/v1/alerts/${dismiss[1]}`, body: Buffer.alloc(0) }),
+        );
+        if (alert.data?.category === 'in_progress' && alert.data.site) cancelledSites.add(alert.data.site.id);
+        return undefined;
+      }
+      if (req.method !== 'GET' || !/^\/v1\/alerts(\?.*)?$/.test(req.path)) return undefined;
+      const answer = await upstream(req);
+      const body = json(answer);
+      if (Array.isArray(body.data))
+        body.data = body.data.filter(
+          (a: { category: string; site: { id: number } | null }) =>
+            a.category === 'in_progress' || !cancelledSites.has(a.site?.id ?? -1),
+        );
+      return withJson(answer, body);
+    },
+    'alert-dismiss-keeps-operation',
+  ],
+  'a DNS record delete that answers the zone but leaves the record': [
+    async (req, upstream) => {
+      const del = /^\/v1\/zones\/(\d+)\/records\/\d+$/.exec(req.path);
+      return req.method === 'DELETE' && del
+        ? upstream({ ...req, method: 'GET', path: `/v1/zones/${del[1]}/records`, body: Buffer.alloc(0) })
+        : undefined;
+    },
+    'dns-record-deleted',
   ],
   'a revoked token that keeps working': [
     async (req) =>
