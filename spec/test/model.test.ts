@@ -91,30 +91,30 @@ describe('the spec model on a fixture', () => {
       required: true,
       content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required, properties } } },
     });
-    const doc = fixture();
-    const auth = [{ url: 'https://auth.example' }];
-    Object.assign(doc.paths, {
-      '/revoke': {
-        servers: auth,
-        post: {
-          operationId: 'dropToken',
-          security: [],
-          requestBody: form(['token', 'client_id'], { token: { type: 'string' }, client_id: { type: 'string' } }),
-          responses: { '200': { description: 'ok' } },
+    /** The fixture with a revoke operation, and a token operation that offers `grant`. */
+    const withAuth = (grant: string) => {
+      const doc = fixture();
+      Object.assign(doc.paths['/token'].post, {
+        requestBody: form(['grant_type'], { grant_type: { type: 'string', enum: [grant] } }),
+      });
+      Object.assign(doc.paths, {
+        '/revoke': {
+          servers: [{ url: 'https://auth.example' }],
+          post: {
+            operationId: 'dropToken',
+            security: [],
+            requestBody: form(['token', 'client_id'], { token: { type: 'string' }, client_id: { type: 'string' } }),
+            responses: { '200': { description: 'ok' } },
+          },
         },
-      },
-    });
-    Object.assign(doc.paths['/token'].post, {
-      requestBody: form(['grant_type'], { grant_type: { type: 'string', enum: ['client_credentials'] } }),
-    });
-    const m = await loadModel(doc);
+      });
+      return doc;
+    };
+    const m = await loadModel(withAuth('client_credentials'));
     expect(m.issueTokenOperation?.operationId).toBe('getToken');
     expect(m.revokeTokenOperation?.operationId).toBe('dropToken');
-    // Without the client-credentials grant, nothing issues tokens.
-    (doc.paths['/token'].post as { requestBody: unknown }).requestBody = form(['grant_type'], {
-      grant_type: { type: 'string', enum: ['password'] },
-    });
-    expect((await loadModel(doc)).issueTokenOperation).toBeUndefined();
+    // Without the client-credentials grant nothing issues tokens; without a `token` nothing revokes.
+    expect((await loadModel(withAuth('password'))).issueTokenOperation).toBeUndefined();
     expect((await loadModel(fixture())).revokeTokenOperation).toBeUndefined();
   });
 
