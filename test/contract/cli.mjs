@@ -61,3 +61,31 @@ export async function startGateSandbox(usage, options = {}) {
   process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
   return sandbox;
 }
+
+/**
+ * Asks the target's token operation (`op`: the spec model's issueTokenOperation) for a token with the
+ * run's client credentials. Resolves to the 200 response and its body text; anything else throws
+ * "could not obtain a token from POST <url>: <why>".
+ */
+export async function requestToken(authUrl, op) {
+  const url = new URL(op.path.replace(/^\//, ''), authUrl.endsWith('/') ? authUrl : `${authUrl}/`);
+  const fail = (why) => new Error(`could not obtain a token from ${op.method.toUpperCase()} ${url}: ${why}`);
+  let res;
+  try {
+    res = await fetch(url, {
+      method: op.method.toUpperCase(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: process.env.CONTRACT_CLIENT_ID,
+        client_secret: process.env.CONTRACT_CLIENT_SECRET,
+      }),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    throw fail(error.cause?.message ?? error.message);
+  }
+  const text = await res.text();
+  if (res.status !== 200) throw fail(`it answered ${res.status}: ${text.slice(0, 300)}`);
+  return { res, text };
+}

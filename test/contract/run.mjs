@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel, METHODS } from '@hosting-api/openapi/model';
-import { parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { parseCommandLine, requestToken, requireLiveVars, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -113,29 +113,13 @@ for (const [name, value] of [
 
 // A live target that gives no token would fail every transaction: say so once instead.
 if (mode === 'live') {
-  const tokenPath = model.issueTokenOperation?.path.replace(/^\//, '');
-  if (!tokenPath) usage('the spec has no token operation with the client-credentials grant (grant_type).');
-  const tokenUrl = new URL(tokenPath, authUrl.endsWith('/') ? authUrl : `${authUrl}/`);
-  let problem;
+  if (!model.issueTokenOperation)
+    usage('the spec has no token operation with the client-credentials grant (grant_type).');
   try {
-    const res = await fetch(tokenUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: process.env.CONTRACT_CLIENT_ID,
-        client_secret: process.env.CONTRACT_CLIENT_SECRET,
-      }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    if (res.status !== 200) problem = `it answered ${res.status}: ${(await res.text()).slice(0, 300)}`;
+    await requestToken(authUrl, model.issueTokenOperation);
   } catch (error) {
-    problem = error.cause?.message ?? error.message;
-  }
-  if (problem) {
     process.stderr.write(
-      `contract:live: could not obtain a token from POST ${tokenUrl}: ${problem}\n` +
-        'Check CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.\n',
+      `contract:live: ${error.message}\nCheck CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.\n`,
     );
     process.exit(1);
   }

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
-import { parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { parseCommandLine, requestToken, requireLiveVars, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -302,29 +302,17 @@ async function stopAll() {
 // A token for the workflows (the token workflows get and revoke their own).
 let token;
 try {
-  const res = await fetch(`${authUrl}${tokenOp.path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: process.env.CONTRACT_CLIENT_ID,
-      client_secret: process.env.CONTRACT_CLIENT_SECRET,
-    }),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  token = res.status === 200 ? JSON.parse(text)?.data?.access_token : undefined;
-  if (typeof token !== 'string') throw new Error(`it answered ${res.status}: ${text.slice(0, 300)}`);
+  const { res, text } = await requestToken(authUrl, tokenOp);
+  token = JSON.parse(text)?.data?.access_token;
   const problems = checker.checkResponse(checker.findOperation(tokenOp.method, tokenOp.path), '200', {
     statusCode: res.status,
     headers: Object.fromEntries(res.headers),
     body: text,
   });
   if (problems.length) throw new Error(`the token response does not match the spec: ${problems.join('; ')}`);
+  if (typeof token !== 'string') throw new Error('the token response has no data.access_token');
 } catch (error) {
-  process.stderr.write(
-    `contract:workflows: could not obtain a token from POST ${authUrl}${tokenOp.path}: ${error.cause?.message ?? error.message}\n`,
-  );
+  process.stderr.write(`contract:workflows: ${error.message}\n`);
   await stopAll();
   process.exit(1);
 }
