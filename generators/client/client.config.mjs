@@ -14,6 +14,6 @@ export default {
   docsUrl: 'http://127.0.0.1:8080/',
   /** Names the client object uses at its top level (`client.paginate`, `client.revoke`). */
   reserved: ['paginate', 'revoke', 'request', 'toString', 'toJSON', 'constructor'],
-  /** Retried like GET unless `x-idempotent` says otherwise: these verbs, and PUTs that do not toggle. */
-  idempotentVerbs: ['get', 'head', 'options', 'delete'],
+  /** Retried like GET unless `x-idempotent` says otherwise: operations of these verbs that do not toggle. */
+  idempotentVerbs: ['get', 'head', 'options', 'delete', 'put'],
 };

@@ -1,13 +1,14 @@
 // The client generator on small fixture specs: names come from x-client-method, the runtime table
 // says how to send each operation, every method gets JSDoc from the spec with a link to the
 // portal's section, and a spec that would give an ambiguous client is refused with a message that
-// names the operation.
+// names the operation (problems the spec's lint reports, such as a malformed or duplicate
+// x-client-method, are tested in spec/test/lint.test.ts).
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM module without types
 import { buildModel, renderClient, renderDoc, tagSlug } from '../../../generators/client/generate.mjs';
 
 type Op = Record<string, unknown>;
-type Model = { id: string; [key: string]: unknown }[];
+type Model = { operationId: string; [key: string]: unknown }[];
 const build = buildModel as (spec: unknown) => Promise<Model>;
 const render = renderClient as (ops: Model) => string;
 const cfg = {
@@ -86,19 +87,14 @@ const fixture = spec({
 const model = await build(fixture);
 
 describe('client generator', () => {
-  const byId = Object.fromEntries(model.map((o) => [o.id, o]));
+  const byId = Object.fromEntries(model.map((o) => [o.operationId, o]));
   const source = render(model);
   const metaOf = (id: string) => JSON.parse(source.match(new RegExp(`^  ${id}: (\\{.*\\}),$`, 'm'))![1]!);
 
   it('reads what the runtime needs into the `meta` table', () => {
-    expect(byId.listPhp).toMatchObject({
-      segments: ['sites', 'logs', 'php'],
-      idempotent: true,
-      auth: true,
-      base: 'api',
-    });
+    expect(byId.listPhp).toMatchObject({ segments: ['sites', 'logs', 'php'], idempotent: true });
     expect(byId.toggleThing).toMatchObject({ idempotent: false });
-    expect(byId.createToken).toMatchObject({ base: 'auth', auth: false, idempotent: false });
+    expect(byId.createToken).toMatchObject({ idempotent: false });
     expect(metaOf('listPhp')).toEqual({
       name: 'sites.logs.php',
       method: 'GET',
@@ -121,6 +117,7 @@ describe('client generator', () => {
     expect(metaOf('getCollaborator')).toMatchObject({ path: '/collaborators/{email}' });
     expect(metaOf('getCollaborator').integers).toBeUndefined();
     expect(metaOf('createToken')).toMatchObject({ body: 'form', bodyRequired: true, base: 'auth', auth: false });
+    expect(metaOf('toggleThing')).toMatchObject({ method: 'PUT', idempotent: false });
   });
 
   it("types each method over openapi-typescript's operations and nests the groups", () => {
@@ -158,20 +155,21 @@ describe('client generator', () => {
     expect((tagSlug as (t: string) => string)('Logs, reports, metrics')).toBe('logs-reports-metrics');
   });
 
-  it('refuses duplicate x-client-method names, a missing one, a reserved one, and a name that is both method and group', async () => {
-    await expect(
-      build(spec({ '/a': { get: op('getA', 'things.get') }, '/b': { get: op('getB', 'things.get') } })),
-    ).rejects.toThrow(/GET \/b: x-client-method `things.get` is already used by GET \/a/);
-    await expect(build(spec({ '/a': { get: op('getA', 'get') } }))).rejects.toThrow(/dotted name/);
+  it('refuses a reserved x-client-method, a name that is both method and group, and an ambiguous input', async () => {
     await expect(
       build(spec({ '/a': { get: op('getA', 'things.list') }, '/b': { get: op('getB', 'things.list.all') } })),
     ).rejects.toThrow(/`things.list` is both a method and a group/);
-    await expect(build(spec({ '/a': { get: op('getA', 'paginate.x') } }))).rejects.toThrow(/reserved/);
-    await expect(build(spec({ '/a/{id}': { get: op('getA', 'a.get') } }))).rejects.toThrow(
-      /GET \/a\/\{id\}: path parameter \{id\} is not declared/,
+    await expect(build(spec({ '/a': { get: op('getA', 'paginate.x') } }))).rejects.toThrow(
+      /GET \/a: x-client-method may not start with `paginate` \(reserved\)/,
     );
+    const q = { name: 'name', in: 'query', schema: { type: 'string' } };
+    const body = jsonBody({ type: 'object', properties: { name: { type: 'string' } } });
     await expect(
-      build(spec({ '/a': { get: op('getA', 'a.get', { responses: { 404: { description: 'no' } } }) } })),
-    ).rejects.toThrow(/GET \/a: no 2xx response/);
+      build(spec({ '/a': { post: op('createA', 'a.create', { parameters: [q], requestBody: body }) } })),
+    ).rejects.toThrow(/POST \/a: query parameter and body property share a name/);
+    const text = { content: { 'text/plain': { schema: { type: 'string' } } } };
+    await expect(
+      build(spec({ '/a': { post: op('createA', 'a.create', { parameters: [q], requestBody: text }) } })),
+    ).rejects.toThrow(/POST \/a: a non-object body cannot be merged with query parameters/);
   });
 });

@@ -1,0 +1,54 @@
+// The spec's lint (redocly.yaml) on a small fixture: the problems the client generator leaves to lint
+// (a missing or malformed x-client-method, one used twice, a missing operationId, an undeclared path
+// parameter, no 2xx response) are each reported with a message saying what to fix.
+import { fileURLToPath } from 'node:url';
+import { lintFromString, loadConfig } from '@redocly/openapi-core';
+import { expect, it } from 'vitest';
+
+type Op = Record<string, unknown>;
+const op = (extra: Op): Op => ({
+  summary: 's',
+  description: 'd',
+  tags: ['T'],
+  responses: { 200: { description: 'ok' }, 401: { description: 'no token' } },
+  ...extra,
+});
+const fixture = {
+  openapi: '3.1.0',
+  info: { title: 't', version: '1', description: 'd', license: { name: 'MIT', url: 'https://mit.license' } },
+  servers: [{ url: 'https://api.hosting.test/v1' }],
+  security: [{ bearer: [] }],
+  tags: [{ name: 'T', description: 'd' }],
+  components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+  paths: {
+    '/a': { get: op({ operationId: 'getA', 'x-client-method': 'things.get' }) },
+    '/b': { get: op({ operationId: 'getB', 'x-client-method': 'things.get' }) },
+    '/c': { get: op({ operationId: 'getC', 'x-client-method': 'get' }) },
+    '/d': { get: op({ operationId: 'getD' }) },
+    '/e': { get: op({ 'x-client-method': 'e.get' }) },
+    '/f/{id}': {
+      get: op({
+        operationId: 'getF',
+        'x-client-method': 'f.get',
+        responses: { 401: { description: 'no token' }, 404: { description: 'none' } },
+      }),
+    },
+  },
+};
+
+it('reports every spec problem the client generator leaves to lint, with what to fix', async () => {
+  const config = await loadConfig({ configPath: fileURLToPath(new URL('../../redocly.yaml', import.meta.url)) });
+  const problems = await lintFromString({ source: JSON.stringify(fixture), absoluteRef: '/fixture.json', config });
+  const found = problems.map((p) => `${p.location[0]?.pointer} ${p.ruleId}: ${p.message}`);
+  expect(found).toEqual(
+    expect.arrayContaining([
+      '#/paths/~1b/get/x-client-method hosting-api/unique-client-method: x-client-method "things.get" is already used by getA; each operation needs its own client method.',
+      '#/paths/~1c/get/x-client-method rule/client-method: Every operation has an x-client-method like sites.notes.list.',
+      '#/paths/~1d/get/x-client-method rule/client-method: Every operation has an x-client-method like sites.notes.list.',
+      expect.stringMatching(/^#\/paths\/~1e\/get\/operationId operation-operationId: /),
+      expect.stringMatching(/^#\/paths\/~1f~1\{id\}\/get\/parameters path-parameters-defined: .*`\{id\}`/),
+      expect.stringMatching(/^#\/paths\/~1f~1\{id\}\/get\/responses operation-2xx-response: .*2XX/),
+    ]),
+  );
+  expect(problems.every((p) => p.severity === 'error')).toBe(true);
+});
