@@ -416,7 +416,7 @@ describe('clock-driven work', () => {
     h.sb.advance(1);
     expect((await h.call('GET', `/sites/${id}`)).body.data.state).toBe('live');
 
-    const fast = await startSandbox({ speed: 10_000, selfCheck: true });
+    const fast = await startSandbox({ speed: 1_000, selfCheck: true });
     try {
       const token = await fast.token();
       const res = await fetch(`${fast.url}/sites`, {
@@ -425,10 +425,15 @@ describe('clock-driven work', () => {
         body: JSON.stringify({ name: 'speedy' }),
       });
       const site = ((await res.json()) as any).data;
-      await new Promise((r) => setTimeout(r, 50)); // 30 s virtual = 3 ms real
-      const got = (await (
-        await fetch(`${fast.url}/sites/${site.id}`, { headers: { authorization: `Bearer ${token}` } })
-      ).json()) as any;
+      // 30 s virtual = 30 ms real: poll until it is live (a fresh token each time: one lives 3.6 s real).
+      let got: any;
+      for (let i = 0; i < 100 && got?.data?.state !== 'live'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        const res = await fetch(`${fast.url}/sites/${site.id}`, {
+          headers: { authorization: `Bearer ${await fast.token()}` },
+        });
+        got = await res.json();
+      }
       expect(got.data.state).toBe('live');
     } finally {
       await fast.stop();

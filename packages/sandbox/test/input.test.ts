@@ -2,7 +2,7 @@
 // ids, declared media types, required bodies, 401 with WWW-Authenticate), answers only what the
 // spec documents (the response self-check is on in every test of this suite: helpers.ts), and
 // treats control routes and fixtures as input too.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -309,7 +309,13 @@ describe('control routes and fixtures are input too', () => {
     writeFileSync(file, JSON.stringify({ ...JSON.parse(stateText()), sites: [{ id: 'x' }] }));
     await expect(startSandbox({ seed: file })).rejects.toThrow(/sites\.0\.id/);
     const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-    const r = spawnSync(process.execPath, [cli, '--seed', file, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
+    // Asynchronously: a blocked event loop would let the shared sandbox's keep-alive sockets expire
+    // under the next test's feet (ECONNRESET).
+    const r = await new Promise<{ status: unknown; stderr: string }>((done) =>
+      execFile(process.execPath, [cli, '--seed', file, '--port', '0'], { timeout: 20_000 }, (error, _out, stderr) =>
+        done({ status: error ? error.code : 0, stderr }),
+      ),
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('sites.0.id');
   });
