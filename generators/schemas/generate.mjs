@@ -1,51 +1,93 @@
 #!/usr/bin/env node
-// Generates @hosting-api/schemas' src/generated/ from the spec model with orval's zod client
-// (orval.config.mjs, fed by prepare.mjs), finished by postprocess.mjs.
-//
-//   node generators/schemas/generate.mjs [--out DIR]   (default DIR: src/generated)
-// Run from packages/schemas (its `generate` script), where orval is installed.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Generates @hosting-api/schemas' src/generated/ from the spec model: orval's zod client (orval.config.mjs)
+// on prepare.mjs's document, its output finished here. README.md lists each fix and why.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadModel } from '@hosting-api/openapi/model';
-import { projects } from './orval.config.mjs';
-import { applyMarkers, finishComponents, writeLookup } from './postprocess.mjs';
+import { orvalOptions } from './orval.config.mjs';
+import { MARK, orvalDocument } from './prepare.mjs';
 
-/** Writes endpoints.ts, components.ts and operations.ts of a spec model into outDir. */
+const BOOL = ".or(zod.stringbool({ truthy: ['true'], falsy: ['false'] }))"; // as a server receives booleans
+const CALLS = { [MARK.int]: '.int()', [MARK.strict]: '.strict()', [MARK.loose]: '.loose()', [MARK.bool]: BOOL };
+const MARKER_CONST = /^export const (\w+) = new RegExp\('(__(?:int|strict|loose|bool)__)'\);\n*/gm; // see prepare.mjs
+
+/** Writes schemas.ts and operations.ts of a spec model into outDir; orval is installed in pkgDir. */
 export async function generateSchemas(model, outDir, pkgDir = process.cwd()) {
-  const work = mkdtempSync(join(tmpdir(), 'schemas-gen-'));
-  try {
-    const { generate } = createRequire(join(pkgDir, 'package.json'))('orval');
-    const raw = {};
-    for (const [name, options] of Object.entries(projects(model, work, pkgDir))) {
-      await generate(options, pkgDir); // orval logs and swallows its errors: check the file
-      if (!existsSync(options.output.target)) throw new Error(`orval wrote no ${name} output (see its messages above)`);
-      raw[name] = readFileSync(options.output.target, 'utf8');
+  const [packageJson, target] = [join(pkgDir, 'package.json'), join(outDir, 'schemas.ts')];
+  rmSync(target, { force: true });
+  const orval = createRequire(packageJson)('orval');
+  await orval.generate(orvalOptions(orvalDocument(model), target, packageJson), pkgDir); // logs and swallows errors
+  if (!existsSync(target)) throw new Error('orval wrote no output (see its messages above)');
+  writeFileSync(target, finishSchemas(readFileSync(target, 'utf8'), model));
+  writeFileSync(join(outDir, 'operations.ts'), writeLookup(model));
+}
+
+/** orval's text with the markers turned into zod calls and only the schemas exported. */
+export function applyMarkers(text) {
+  text = text.replace(/;(export const )/g, ';\n$1'); // orval glues some constants onto one line
+  const markers = Object.fromEntries([...text.matchAll(MARKER_CONST)].map(([, name, mark]) => [name, mark]));
+  text = text.replace(MARKER_CONST, '').replace(/\.regex\((\w+)\)/g, (call, name) => CALLS[markers[name]] ?? call);
+  text = text.replace(new RegExp(`,\\n\\s*"${MARK.catchall}": (.*)\\n\\}\\)`, 'g'), '\n}).catchall($1)');
+  for (const mark of Object.values(MARK))
+    if (text.includes(mark)) throw new Error(`marker ${mark} left in orval output`);
+  const schemasOnly = text.replace(/^export const (\w+) = (?!zod\b)/gm, 'const $1 = ').trimStart();
+  return `// Generated from the bundled spec by orval (zod client) and generators/schemas. Do not edit.\n${schemasOnly}`;
+}
+
+/** schemas.ts: markers applied, and orval's `component<Name>Response` of each component renamed `<Name>`. */
+export function finishSchemas(text, model) {
+  const names = Object.keys(model.document.components?.schemas ?? {});
+  text = applyMarkers(text).replace(/\bcomponent([A-Z]\w*?)Response(Item)?\b/g, '$1$2');
+  const missing = names.filter((name) => !text.includes(`\nexport const ${name} = `));
+  if (missing.length) throw new Error(`orval emitted no schema for the components ${missing.join(', ')}`);
+  return `${text.trimEnd()}\n\n${names.map((n) => `export type ${n} = zod.infer<typeof ${n}>;`).join('\n')}\n`;
+}
+
+/** operations.ts: `operations[operationId]` → its schemas (tsc reports a name schemas.ts lacks). */
+export function writeLookup(model) {
+  const table = {};
+  for (const o of model.operations) {
+    const [id, ok] = [o.operationId, String(o.successStatus)];
+    const has = (where) => o.parameters.some((p) => p.in === where);
+    const schema = (name, present = true) => `=${present ? `schemas.${name}` : 'undefined'}`; // `=`: unquoted
+    const responses = {};
+    for (const [status, response] of Object.entries(o.bundled.responses ?? {})) {
+      const body = model.follow(response).content?.['application/json']?.schema;
+      const name = status === ok ? `${id}Response` : model.refName(body ?? {});
+      if (body && !name) throw new Error(`${id} ${status}: give the response body a component schema, not inline`);
+      if (body) responses[status] = schema(name);
     }
-    const files = {
-      'endpoints.ts': applyMarkers(raw.endpoints),
-      'components.ts': finishComponents(raw.components, model, pkgDir),
-      'operations.ts': writeLookup(model),
+    table[id] = {
+      method: o.method,
+      path: o.path,
+      status: o.successStatus ?? '=undefined',
+      requestContentType: o.requestMediaTypes[0] ?? '=undefined',
+      params: schema(`${id}Params`, has('path')),
+      query: schema(`${id}QueryParams`, has('query')),
+      headers: schema(`${id}Header`, has('header')),
+      body: schema(`${id}Body`, o.requestMediaTypes.length > 0),
+      bodyRequired: o.requestBodyRequired,
+      response: responses[ok] ?? '=undefined',
+      responses,
     };
-    mkdirSync(outDir, { recursive: true });
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text);
-    return Object.keys(files);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
   }
+  const literal = JSON.stringify(table, null, 2).replace(/"=([\w.]+)"/g, '$1');
+  return `// Generated by generators/schemas/generate.mjs. Do not edit.\nimport * as schemas from './schemas';\n
+/** Every operation's schemas, keyed by operationId (src/operations.ts checks them). */
+export const operations = ${literal} as const;\n`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const outDir = resolve(parseArgs({ options: { out: { type: 'string' } } }).values.out ?? 'src/generated');
-    const written = await generateSchemas(await loadModel(), outDir);
-    console.log(`schemas: wrote ${written.join(', ')} into ${outDir}`);
+    const { values } = parseArgs({ options: { out: { type: 'string', default: 'src/generated' } } });
+    await generateSchemas(await loadModel(), resolve(values.out));
+    console.log(`schemas: wrote schemas.ts, operations.ts into ${values.out}`);
   } catch (error) {
-    const usage = 'Usage: node generators/schemas/generate.mjs [--out DIR]';
-    console.error(`schemas: generation failed: ${error.message}\n${usage}`);
-    process.exitCode = 1;
+    const usage = error.code?.startsWith('ERR_PARSE_ARGS') ? '\nUsage: generate.mjs [--out DIR]' : '';
+    console.error(`schemas: generation failed: ${error.message}${usage}`);
+    process.exitCode = usage ? 2 : 1;
   }
 }

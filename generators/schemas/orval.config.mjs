@@ -1,30 +1,22 @@
-// orval configuration of @hosting-api/schemas, one project per output: orval's zod client, once on
-// the operations and once on a synthetic document with one operation per component schema (its zod
-// mode emits per-operation schemas only). Both documents come from the spec model through the
-// transformers of prepare.mjs. generate.mjs runs them; postprocess.mjs finishes the output.
-import { join } from 'node:path';
+// orval configuration of @hosting-api/schemas: orval's zod client over one document that prepare.mjs
+// makes from the spec model — the operations, plus one synthetic GET per component schema (orval's zod
+// mode emits per-operation schemas only). generate.mjs runs it and finishes the output.
 import { specPath } from '@hosting-api/openapi/model';
-import { componentsDocument, operationsDocument } from './prepare.mjs';
 
-/** orval's options for each output, written to `outDir/<name>.ts`; `pkg` is the package's directory. */
-export const projects = (model, outDir, pkg) => ({
-  endpoints: project(model, join(outDir, 'endpoints.ts'), pkg, operationsDocument),
-  components: project(model, join(outDir, 'components.ts'), pkg, componentsDocument),
-});
-
-const project = (model, target, pkg, transformer) => ({
+/** orval's options: read `document` (prepare.mjs), write `target`; `packageJson` is @hosting-api/schemas' own. */
+export const orvalOptions = (document, target, packageJson) => ({
   input: {
     target: specPath(),
-    // orval's validator rejects 3.1 server variables; the transformed documents have no servers.
+    // orval's validator rejects 3.1 server variables; the transformed document has no servers.
     parserOptions: { validate: false },
-    override: { transformer: () => transformer(model) },
+    override: { transformer: () => document },
   },
   output: {
     target,
     client: 'zod',
     mode: 'single',
     // orval picks zod 3 or 4 syntax from this file's zod version.
-    packageJson: join(pkg, 'package.json'),
+    packageJson,
     override: {
       header: false,
       zod: {

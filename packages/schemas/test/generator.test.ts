@@ -1,4 +1,4 @@
-// The generator's surgery on orval's output (generators/schemas: prepare.mjs markers, postprocess.mjs),
+// The generator's surgery on orval's output (generators/schemas: prepare.mjs markers, generate.mjs finishing),
 // each rewrite checked on a small fixture spec run through the whole pipeline, and on bare text.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,9 +6,7 @@ import { loadModel } from '@hosting-api/openapi/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 // @ts-expect-error plain .mjs generator without types
-import { generateSchemas } from '../../../generators/schemas/generate.mjs';
-// @ts-expect-error plain .mjs generator without types
-import { applyMarkers } from '../../../generators/schemas/postprocess.mjs';
+import { applyMarkers, generateSchemas } from '../../../generators/schemas/generate.mjs';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
@@ -52,8 +50,8 @@ const fixture = {
         required: ['id', 'kind'],
         properties: {
           id: { type: 'integer' },
-          kind: { const: true },
-          size: { type: ['integer', 'string'] },
+          kind: { type: 'boolean', enum: [true] },
+          size: { anyOf: [{ type: 'integer' }, { type: 'string' }] },
           extra: { type: 'object', properties: { at: { type: 'integer' } }, additionalProperties: { type: 'number' } },
         },
       },
@@ -69,8 +67,8 @@ let lookup: Record<string, Record<string, unknown>>;
 beforeAll(async () => {
   dir = mkdtempSync(join(import.meta.dirname, '../.generator-test-'));
   await generateSchemas(await loadModel(fixture), dir, join(import.meta.dirname, '..'));
-  endpoints = await import(join(dir, 'endpoints.ts'));
-  components = await import(join(dir, 'components.ts'));
+  // One module: the operations' schemas and the component schemas, named apart for readability.
+  endpoints = components = await import(join(dir, 'schemas.ts'));
   lookup = (await import(join(dir, 'operations.ts'))).operations;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,7 +94,7 @@ describe('the schemas generator on a fixture spec', () => {
     expect(ok(components.Thing, { id: 1, kind: true, extra: { at: 1, height: 'tall' } })).toBe(false);
   });
 
-  it('renders a non-string const, and drops defaults so parsing never adds data', () => {
+  it('renders a boolean enum, and drops defaults so parsing never adds data', () => {
     expect(ok(components.Thing, { id: 1, kind: false })).toBe(false);
     expect(endpoints.createThingQueryParams!.parse({})).toEqual({});
   });
@@ -123,7 +121,28 @@ describe('the schemas generator on a fixture spec', () => {
       response: endpoints.createThingResponse,
       responses: { 201: endpoints.createThingResponse, 404: components.Problem },
     });
-    expect(readFileSync(join(dir, 'components.ts'), 'utf8')).toContain('export type Thing = zod.infer<typeof Thing>;');
+    expect(readFileSync(join(dir, 'schemas.ts'), 'utf8')).toContain('export type Thing = zod.infer<typeof Thing>;');
+  });
+});
+
+describe('what orval would get wrong stops generation, saying what to write instead', () => {
+  const withSchema = (schema: object) => ({
+    ...fixture,
+    components: { schemas: { ...fixture.components.schemas, X: schema } },
+  });
+  it.each([
+    [{ type: 'object', properties: { a: { const: true } } }, /a non-string const: orval drops it; write enum/],
+    [{ type: ['integer', 'string'] }, /type \["integer","string"\]: orval keeps only the first type; write anyOf/],
+    [{ allOf: [{ type: 'object' }] }, /allOf: orval renders it as \.and\(\) and loses required/],
+  ])('%j', async (schema, message) => {
+    const out = mkdtempSync(join(import.meta.dirname, '../.generator-test-'));
+    try {
+      await expect(
+        generateSchemas(await loadModel(withSchema(schema)), out, join(import.meta.dirname, '..')),
+      ).rejects.toThrow(message);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 
