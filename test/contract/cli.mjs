@@ -63,23 +63,22 @@ export async function startGateSandbox(usage, options = {}) {
 }
 
 /**
- * Asks the target's token operation (`op`: the spec model's issueTokenOperation) for a token with the
- * run's client credentials. Resolves to the 200 response and its body text; anything else throws
- * "could not obtain a token from POST <url>: <why>".
+ * A token from the target's token operation (`op`: the spec model's issueTokenOperation), asked with
+ * `client`'s credentials (default: the run's). With `checker` (spec-check.cjs) the response is also
+ * checked against the spec. Anything else throws "could not obtain a token from POST <url>: <why>".
  */
-export async function requestToken(authUrl, op) {
-  const url = new URL(op.path.replace(/^\//, ''), authUrl.endsWith('/') ? authUrl : `${authUrl}/`);
-  const fail = (why) => new Error(`could not obtain a token from ${op.method.toUpperCase()} ${url}: ${why}`);
+export async function obtainToken(authUrl, op, { checker, client } = {}) {
+  const base = String(authUrl);
+  const url = new URL(op.path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
+  const where = `${op.method.toUpperCase()} ${url}`;
+  const fail = (why) => new Error(`could not obtain a token from ${where}: ${why}`);
+  const { CONTRACT_CLIENT_ID: client_id, CONTRACT_CLIENT_SECRET: client_secret } = process.env;
   let res;
   try {
     res = await fetch(url, {
       method: op.method.toUpperCase(),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: process.env.CONTRACT_CLIENT_ID,
-        client_secret: process.env.CONTRACT_CLIENT_SECRET,
-      }),
+      body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
@@ -87,5 +86,14 @@ export async function requestToken(authUrl, op) {
   }
   const text = await res.text();
   if (res.status !== 200) throw fail(`it answered ${res.status}: ${text.slice(0, 300)}`);
-  return { res, text };
+  // Every token response is checked against the spec, not only the token operation's transaction.
+  const response = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text };
+  const problems = checker?.checkResponse(checker.findOperation(op.method, op.path), '200', response) ?? [];
+  if (problems.length) throw fail(`the token response of ${where} does not match the spec: ${problems.join('; ')}`);
+  let token;
+  try {
+    token = JSON.parse(text).data?.access_token;
+  } catch {}
+  if (typeof token !== 'string') throw fail(`no data.access_token in ${text.slice(0, 300)}`);
+  return token;
 }

@@ -44,10 +44,14 @@ let TOKEN_OPERATIONS;
 let tokenOp; // the token operation that issues tokens (client-credentials grant), from the model
 let revokeOp; // the one that revokes a token, from the model
 let credentials;
+let checker;
+let requestToken; // contract/cli.mjs obtainToken
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
+  ({ obtainToken: requestToken } = await import('./cli.mjs'));
   const model = await loadModel(env.CONTRACT_SPEC_JSON);
-  ({ operations, firstExample, checkResponse, header } = await createChecker(model));
+  checker = await createChecker(model);
+  ({ operations, firstExample, checkResponse, header } = checker);
   TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
   tokenOp = model.issueTokenOperation;
   revokeOp = model.revokeTokenOperation;
@@ -66,38 +70,8 @@ let tokenError;
 
 const authUrl = (o) => new URL(o.path.replace(/^\//, ''), withSlash(AUTH_URL));
 
-async function obtainToken(client = credentials) {
-  const url = authUrl(tokenOp);
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-    }),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const value = json?.data?.access_token;
-  if (res.status !== 200 || typeof value !== 'string') {
-    throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
-  }
-  // Every token response the gate gets is checked against the spec, not only the one transaction.
-  const problems = checkResponse(operations.get(`${tokenOp.method.toUpperCase()} ${tokenOp.path}`), '200', {
-    statusCode: res.status,
-    headers: Object.fromEntries(res.headers),
-    body: text,
-  });
-  if (problems.length)
-    throw new Error(`the token response of POST ${url} does not match the spec: ${problems.join('; ')}`);
-  return value;
-}
+/** A token for `client` (default: the run's credentials), its response checked against the spec. */
+const obtainToken = (client = credentials) => requestToken(AUTH_URL, tokenOp, { checker, client });
 
 /** Revokes a token at the target's revoke operation (POST /auth/revoke), with the run's client credentials. */
 async function revokeToken(value) {
@@ -147,7 +121,7 @@ hooks.beforeAll((transactions, done) => {
         done();
       },
       (error) => {
-        tokenError = `could not obtain a token from the target: ${error.message}`;
+        tokenError = error.message;
         console.error(`contract: ${tokenError}`);
         done();
       },

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel, METHODS } from '@hosting-api/openapi/model';
-import { parseCommandLine, requestToken, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -116,7 +116,7 @@ if (mode === 'live') {
   if (!model.issueTokenOperation)
     usage('the spec has no token operation with the client-credentials grant (grant_type).');
   try {
-    await requestToken(authUrl, model.issueTokenOperation);
+    await obtainToken(authUrl, model.issueTokenOperation);
   } catch (error) {
     process.stderr.write(
       `contract:live: ${error.message}\nCheck CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.\n`,

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
-import { parseCommandLine, requestToken, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -302,15 +302,7 @@ async function stopAll() {
 // A token for the workflows (the token workflows get and revoke their own).
 let token;
 try {
-  const { res, text } = await requestToken(authUrl, tokenOp);
-  token = JSON.parse(text)?.data?.access_token;
-  const problems = checker.checkResponse(checker.findOperation(tokenOp.method, tokenOp.path), '200', {
-    statusCode: res.status,
-    headers: Object.fromEntries(res.headers),
-    body: text,
-  });
-  if (problems.length) throw new Error(`the token response does not match the spec: ${problems.join('; ')}`);
-  if (typeof token !== 'string') throw new Error('the token response has no data.access_token');
+  token = await obtainToken(authUrl, tokenOp, { checker });
 } catch (error) {
   process.stderr.write(`contract:workflows: ${error.message}\n`);
   await stopAll();

@@ -281,6 +281,10 @@ function readLog<E, F>(log: LogKind<E, F>, site: SiteRecord, now: number, body: 
   return { total_results: total, logs: page, scroll_id: encodeScroll(next) };
 }
 
+/** A log read for a request: its site, the virtual now and its filter body. */
+const readLogOf = <E, F>(log: LogKind<E, F>, ctx: Ctx<'listSitePhpLogs' | 'listSiteServerLogs'>) =>
+  readLog(log, ctx.site(ctx.params.site_id), ctx.rt.clock.now(), ctx.body as Record<string, unknown> | undefined);
+
 // ---- reports --------------------------------------------------------------------------------
 
 const CATEGORIES = [
@@ -561,23 +565,8 @@ function metricsResult(ctx: Ctx<'querySiteMetrics'>, site: SiteRecord): Schema<'
 
 export default defineArea({
   // GET with an optional JSON body: the core parses and validates it like any other body.
-  listSitePhpLogs: (ctx) => ({
-    data: readLog(
-      PHP_LOG,
-      ctx.site(ctx.params.site_id),
-      ctx.rt.clock.now(),
-      ctx.body as Record<string, unknown> | undefined,
-    ),
-  }),
-
-  listSiteServerLogs: (ctx) => ({
-    data: readLog(
-      SERVER_LOG,
-      ctx.site(ctx.params.site_id),
-      ctx.rt.clock.now(),
-      ctx.body as Record<string, unknown> | undefined,
-    ),
-  }),
+  listSitePhpLogs: (ctx) => ({ data: readLogOf(PHP_LOG, ctx) }),
+  listSiteServerLogs: (ctx) => ({ data: readLogOf(SERVER_LOG, ctx) }),
 
   searchSiteActivityLogs: (ctx) => {
     const site = ctx.site(ctx.params.site_id);
