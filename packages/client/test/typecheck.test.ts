@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +27,8 @@ describe('public API', () => {
   });
 
   it('the sample program type-checks against the built declarations (tsc --noEmit)', () => {
-    const tsc = require.resolve('typescript/bin/tsc');
+    // TypeScript 7's native compiler (typescript-native): the same verdicts as tsc 5, several times faster.
+    const tsc = join(dirname(require.resolve('typescript-native/package.json')), 'bin/tsc');
     let output = '';
     try {
       execFileSync(process.execPath, [tsc, '--noEmit', '-p', here('./fixtures/tsconfig.json')], { encoding: 'utf8' });

@@ -1,13 +1,17 @@
-// The portal's TypeScript samples must compile against the built @hosting-api/client.
+// The portal's TypeScript samples must compile against the built @hosting-api/client (checked with
+// TypeScript 7's native compiler, typescript-native: the same verdicts as tsc 5, several times faster).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const pkgDir = join(import.meta.dirname, '..');
 const samples = join(pkgDir, 'dist/samples.ts');
-const tsc = createRequire(join(pkgDir, 'package.json')).resolve('typescript/bin/tsc');
+const tsc = join(
+  dirname(createRequire(join(pkgDir, 'package.json')).resolve('typescript-native/package.json')),
+  'bin/tsc',
+);
 
 function typecheck(project: string) {
   const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: pkgDir, encoding: 'utf8' });

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Prints the wall time of each turbo task of the last `pnpm test` run (from turbo's run summary,
+// .turbo/runs/*.json, written because the test script passes --summarize) and flags every task,
+// and the whole CI run, that went over its budget in scripts/ci-budget.json.
+// Usage: ci-budget.mjs [--since EPOCH_SECONDS] [--budgets FILE] [--summary FILE]
+//   --since: when CI started (before the install), so the whole run is measured against `total`.
+// Exit 1 when something is over budget, 2 on a usage error (no run summary, say).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = join(import.meta.dirname, '..');
+
+/** Task wall times (seconds) of a turbo run summary, slowest first. */
+export function taskTimes(summary) {
+  return summary.tasks
+    .map((t) => ({
+      task: t.taskId,
+      seconds: (t.execution.endTime - t.execution.startTime) / 1000,
+      cached: t.cache?.status === 'HIT',
+    }))
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+/** Lines of the report and whether everything kept its budget. */
+export function check(summary, budgets, totalSeconds) {
+  const lines = ['task                                           wall   budget'];
+  let ok = true;
+  const row = (name, seconds, budget, note = '') => {
+    const over = budget !== undefined && seconds > budget;
+    if (over) ok = false;
+    lines.push(
+      `${name.padEnd(45)} ${seconds.toFixed(1).padStart(6)} s ${budget === undefined ? '     —' : `${String(budget).padStart(6)} s`}${over ? '  OVER BUDGET' : ''}${note}`,
+    );
+  };
+  for (const t of taskTimes(summary))
+    row(t.task, t.seconds, budgets.tasks[t.task] ?? budgets.defaultTask, t.cached ? '  (cached)' : '');
+  const turboSeconds = (summary.execution.endTime - summary.execution.startTime) / 1000;
+  row('turbo run (wall)', turboSeconds, undefined);
+  if (totalSeconds !== undefined) row('CI run, install included (wall)', totalSeconds, budgets.total);
+  return { ok, lines };
+}
+
+function newestSummary() {
+  const dir = join(root, '.turbo/runs');
+  let files = [];
+  try {
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(dir, f));
+  } catch {}
+  if (!files.length) return undefined;
+  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+}
+
+if (process.argv[1] === import.meta.filename) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: { since: { type: 'string' }, budgets: { type: 'string' }, summary: { type: 'string' } },
+    }));
+  } catch (error) {
+    console.error(`ci-budget: ${error.message}`);
+    process.exit(2);
+  }
+  const summaryFile = values.summary ?? newestSummary();
+  if (!summaryFile) {
+    console.error('ci-budget: no turbo run summary in .turbo/runs: run `pnpm test` (it passes --summarize) first.');
+    process.exit(2);
+  }
+  const budgets = JSON.parse(readFileSync(values.budgets ?? join(root, 'scripts/ci-budget.json'), 'utf8'));
+  const since = values.since === undefined ? undefined : Number(values.since);
+  if (since !== undefined && !Number.isFinite(since)) {
+    console.error(`ci-budget: --since takes epoch seconds, got "${values.since}"`);
+    process.exit(2);
+  }
+  const result = check(
+    JSON.parse(readFileSync(summaryFile, 'utf8')),
+    budgets,
+    since === undefined ? undefined : Date.now() / 1000 - since,
+  );
+  console.log(result.lines.join('\n'));
+  if (!result.ok) console.log('ci-budget: over budget (scripts/ci-budget.json): a change that adds cost pays for it.');
+  process.exit(result.ok ? 0 : 1);
+}
