@@ -157,7 +157,34 @@ if (onlyIds.length) {
     if (METHODS.some((m) => kept[m])) paths[path] = kept;
   }
   dreddInput = join(work, 'selected.json');
-  writeFileSync(dreddInput, JSON.stringify({ ...full, paths }));
+  writeFileSync(
+    dreddInput,
+    JSON.stringify({ ...full, paths, webhooks: undefined, components: reachable(full, paths) }),
+  );
+}
+
+/** The components that `paths` reach through $refs (transitively): Dredd parses all it is given. */
+function reachable(document, paths) {
+  const kept = {};
+  const seen = new Set();
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object') return;
+    const ref = node.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/') && !seen.has(ref)) {
+      seen.add(ref);
+      const [, , kind, name] = ref.split('/');
+      const target = document.components[kind][name];
+      (kept[kind] ??= {})[name] = target;
+      walk(target);
+    }
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(paths);
+  walk(document.security);
+  // Security schemes are referenced by name, not by $ref.
+  kept.securitySchemes = document.components.securitySchemes;
+  return kept;
 }
 
 const dredd = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');

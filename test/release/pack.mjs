@@ -4,6 +4,7 @@
 // dry run and the packaging test both use it. (`pnpm -r pack` would also pack private packages.)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const HELP = `Usage: node test/release/pack.mjs <folder>
@@ -38,8 +39,14 @@ export function packPublished(dir) {
     .map((f) => join(dir, f));
 }
 
-/** Where nodeBinary() keeps the Node builds it fetched (gitignored). Delete it to get newer patch releases. */
-export const NODE_CACHE = join(root, 'test/release/.node-cache');
+/**
+ * Where nodeBinary() keeps the Node builds it fetched: the user's cache directory, beside npm's own
+ * cache, so a fresh clone does not download and unpack them again (HOSTING_API_NODE_CACHE overrides
+ * it). Delete it to get newer patch releases.
+ */
+export const NODE_CACHE =
+  process.env.HOSTING_API_NODE_CACHE ??
+  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'hosting-api/node');
 
 /**
  * The `node` executable of the newest release of a Node major line (e.g. 24), for running the
