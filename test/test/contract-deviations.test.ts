@@ -10,7 +10,9 @@ import { type Outcome, runGate } from './gate';
 type Json = Record<string, unknown> & { data: Record<string, unknown> };
 
 interface Deviation {
-  /** Changes the answer to an authorised GET /v1/sites/{site_id} (status 200). */
+  /** The GET path (under /v1) this deviation applies to: one operation each, so every drift is attributable. */
+  path: RegExp;
+  /** Changes the answer to an authorised GET of `path` (status 200). */
   success?: (status: number, body: Json) => { status: number; body: unknown };
   /** Content-Type of the altered answer (default application/json). */
   contentType?: string;
@@ -18,19 +20,17 @@ interface Deviation {
   unauthorised?: (body: Json) => { status: number; body: unknown };
 }
 
-const SITE = /^\/v1\/sites\/\d+$/;
-
-/** A proxy in front of the mock that applies one deviation. */
-function deviatingServer(mockUrl: string, deviation: Deviation): Promise<{ url: string; close(): Promise<void> }> {
+/** A proxy in front of the mock that applies the deviation, if any, whose path a GET matches. */
+function deviatingServer(mockUrl: string, deviations: Deviation[]): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers.set(k, v);
     const method = req.method ?? 'GET';
-    const target = SITE.test(req.url ?? '') && method === 'GET';
+    const deviation = method === 'GET' ? deviations.find((d) => d.path.test(req.url ?? '')) : undefined;
     let upstream: Response;
-    if (target && deviation.unauthorised && !headers.has('authorization')) {
+    if (deviation?.unauthorised && !headers.has('authorization')) {
       // Fetch the success body with a token, then hand it out without one.
       headers.set('authorization', 'Bearer deviation');
       headers.delete('prefer');
@@ -45,7 +45,7 @@ function deviatingServer(mockUrl: string, deviation: Deviation): Promise<{ url: 
       body: chunks.length ? Buffer.concat(chunks) : undefined,
     });
     const text = await upstream.text();
-    if (target && deviation.success && upstream.status === 200) {
+    if (deviation?.success && upstream.status === 200) {
       const out = deviation.success(upstream.status, JSON.parse(text) as Json);
       res
         .writeHead(out.status, { 'content-type': deviation.contentType ?? 'application/json' })
@@ -74,21 +74,21 @@ function deviatingServer(mockUrl: string, deviation: Deviation): Promise<{ url: 
 /** Runs contract/run.mjs with the given arguments and environment. */
 const runContract = (args: string[], env: Record<string, string | undefined>) => runGate('contract/run.mjs', args, env);
 
-/** Runs the contract gate (only getSite) against the given server. */
-const runGetSite = (url: string) => runContract(['--mock', '--only', 'getSite'], { CONTRACT_MOCK_URL: url });
-
+// The mock stands in for the API; `seen` collects the requests it receives (for the live tests).
 let mock: RunningMock;
+const seen: string[] = [];
 beforeAll(async () => {
-  mock = await startMock({ port: 0 });
+  mock = await startMock({ port: 0, onRequest: (line) => seen.push(line) });
 });
 afterAll(async () => {
   await mock?.stop();
 });
 
-async function gateAgainst(deviation: Deviation): Promise<Outcome> {
-  const server = await deviatingServer(mock.url, deviation);
+/** One gate run over the given operations, against the mock behind a proxy that applies the deviations. */
+async function gateAgainst(only: string[], deviations: Deviation[]): Promise<Outcome> {
+  const server = await deviatingServer(mock.url, deviations);
   try {
-    return await runGetSite(server.url);
+    return await runContract(['--mock', '--only', only.join(',')], { CONTRACT_MOCK_URL: server.url });
   } finally {
     await server.close();
   }
@@ -100,9 +100,100 @@ function failuresOf(outcome: Outcome): Record<string, string> {
   );
 }
 
+const same = (s: number, body: Json) => ({ status: s, body });
+
+// Each drift on its own operation, so one gate run checks them all and each stays attributable:
+// [what drifts, the deviation, the transaction that must fail, what its failure must say].
+const DRIFTS: [string, Deviation, string, RegExp][] = [
+  [
+    'an undocumented Content-Type',
+    { path: /^\/v1\/sites\/[^/]+\/notes\/[^/]+$/, contentType: 'text/plain', success: same },
+    'getSiteNote 200',
+    /Content-Type text\/plain not documented/,
+  ],
+  [
+    'a wrong status',
+    { path: /^\/v1\/mu-plugins\/[^/]+$/, success: (_s, body) => ({ status: 201, body }) },
+    'getMuPlugin 200',
+    /status 201, expected 200/,
+  ],
+  [
+    'a missing required field',
+    {
+      path: /^\/v1\/account$/,
+      success: (s, body) => {
+        delete body.data.name;
+        return same(s, body);
+      },
+    },
+    'getAccount 200',
+    /body\/data must have required property 'name'/,
+  ],
+  [
+    'a wrong type',
+    {
+      path: /^\/v1\/collaborators\/[^/]+\/site$/,
+      success: (s, body) => {
+        body.data.name = 5;
+        return same(s, body);
+      },
+    },
+    'getCollaboratorSite 200',
+    /body\/data\/name must be string/,
+  ],
+  [
+    'a value outside an enum',
+    {
+      path: /^\/v1\/sites\/\d+$/,
+      success: (s, body) => {
+        body.data.edgeCache = 'sometimes';
+        return same(s, body);
+      },
+      // and 200 without a token (the same operation's 401 transaction)
+      unauthorised: (body) => ({ status: 200, body }),
+    },
+    'getSite 200',
+    /body\/data\/edgeCache must be equal to one of the allowed values/,
+  ],
+  [
+    'null where not nullable',
+    {
+      path: /^\/v1\/collaborators\/[^/]+$/,
+      success: (s, body) => {
+        body.data.name = null;
+        return same(s, body);
+      },
+    },
+    'getCollaborator 200',
+    /body\/data\/name must be string/,
+  ],
+  [
+    'a missing envelope',
+    { path: /^\/v1\/alerts\/[^/]+$/, success: (s, body) => same(s, body.data) },
+    'getAlert 200',
+    /body must have required property 'data'/,
+  ],
+];
+const UNAUTHORISED = ['200 without a token', 'getSite 401', /status 200, expected 401/] as const;
+const DRIFTED = [
+  'getSiteNote',
+  'getMuPlugin',
+  'getAccount',
+  'getCollaboratorSite',
+  'getSite',
+  'getCollaborator',
+  'getAlert',
+];
+// A parameter on the Content-Type is no drift (application/json; charset=utf-8).
+const CHARSET: Deviation = {
+  path: /^\/v1\/sites\/[^/]+\/ondemand-backups\/[^/]+$/,
+  contentType: 'application/json; charset=utf-8',
+  success: same,
+};
+
 describe('contract gate', () => {
   it('passes a server that keeps the contract (the control case)', async () => {
-    const outcome = await gateAgainst({});
+    const outcome = await gateAgainst(['getSite'], []);
     expect(outcome.code, outcome.output).toBe(0);
     const passed = outcome.results
       .filter((r) => r.outcome === 'pass')
@@ -111,88 +202,35 @@ describe('contract gate', () => {
     expect(passed).toEqual(['getSite 200', 'getSite 401', 'getSite 404']);
   });
 
-  it('accepts parameters on the Content-Type (application/json; charset=utf-8)', async () => {
-    const outcome = await gateAgainst({
-      contentType: 'application/json; charset=utf-8',
-      success: (s, body) => ({ status: s, body }),
+  describe('one run over a server with a drift on each of seven operations', () => {
+    let outcome: Outcome;
+    let failures: Record<string, string>;
+    beforeAll(async () => {
+      outcome = await gateAgainst([...DRIFTED, 'getSiteOndemandBackup'], [...DRIFTS.map(([, d]) => d), CHARSET]);
+      failures = failuresOf(outcome);
     });
-    expect(outcome.code, outcome.output).toBe(0);
-  });
 
-  const cases: [string, Deviation, string, RegExp][] = [
-    [
-      'an undocumented Content-Type',
-      { contentType: 'text/plain', success: (s, body) => ({ status: s, body }) },
-      'getSite 200',
-      /Content-Type text\/plain not documented/,
-    ],
-    ['a wrong status', { success: (_s, body) => ({ status: 201, body }) }, 'getSite 200', /status 201, expected 200/],
-    [
-      'a missing required field',
-      {
-        success: (s, body) => {
-          delete body.data.name;
-          return { status: s, body };
-        },
-      },
-      'getSite 200',
-      /body\/data must have required property 'name'/,
-    ],
-    [
-      'a wrong type',
-      {
-        success: (s, body) => {
-          body.data.name = 5;
-          return { status: s, body };
-        },
-      },
-      'getSite 200',
-      /body\/data\/name must be string/,
-    ],
-    [
-      'a value outside an enum',
-      {
-        success: (s, body) => {
-          body.data.edgeCache = 'sometimes';
-          return { status: s, body };
-        },
-      },
-      'getSite 200',
-      /body\/data\/edgeCache must be equal to one of the allowed values/,
-    ],
-    [
-      'null where not nullable',
-      {
-        success: (s, body) => {
-          body.data.name = null;
-          return { status: s, body };
-        },
-      },
-      'getSite 200',
-      /body\/data\/name must be string/,
-    ],
-    [
-      'a missing envelope',
-      { success: (s, body) => ({ status: s, body: body.data }) },
-      'getSite 200',
-      /body must have required property 'message'/,
-    ],
-    [
-      '200 without a token',
-      { unauthorised: (body) => ({ status: 200, body }) },
-      'getSite 401',
-      /status 200, expected 401/,
-    ],
-  ];
+    it('fails, on exactly the drifting transactions', () => {
+      expect(outcome.code, outcome.output).toBe(1);
+      expect(Object.keys(failures).sort(), outcome.output).toEqual(
+        [...DRIFTS.map(([, , key]) => key), UNAUTHORISED[1]].sort(),
+      );
+    });
 
-  it.each(cases)('reports %s', async (_name, deviation, key, message) => {
-    const outcome = await gateAgainst(deviation);
-    expect(outcome.code, outcome.output).toBe(1);
-    const failures = failuresOf(outcome);
-    // Exactly the deviating transaction fails, with a message that says what is wrong.
-    expect(Object.keys(failures), outcome.output).toEqual([key]);
-    expect(failures[key]).toMatch(message);
-    expect(outcome.output).toContain(`FAILED ${key}`);
+    it.each([...DRIFTS, UNAUTHORISED])('reports %s, saying what is wrong', (_name, ...rest) => {
+      const [key, message] = rest.slice(-2) as [string, RegExp];
+      expect(failures[key], outcome.output).toMatch(message);
+      expect(outcome.output).toContain(`FAILED ${key}`);
+    });
+
+    it('accepts parameters on the Content-Type (application/json; charset=utf-8)', () => {
+      const keys = outcome.results.filter((r) => r.key.startsWith('getSiteOndemandBackup ')).map((r) => r.outcome);
+      expect(keys.length).toBeGreaterThan(0);
+      expect(
+        keys.every((o) => o === 'pass'),
+        outcome.output,
+      ).toBe(true);
+    });
   });
 });
 
@@ -228,29 +266,24 @@ describe('contract:live', () => {
     expect(outcome.output).not.toMatch(/\n\s+at /);
   });
 
-  // The mock stands in for a live service: the requests it receives show what the run did.
+  // The file's mock stands in for a live service: the requests it receives show what the run did.
   async function liveAgainstMock(extra: Record<string, string>) {
-    const seen: string[] = [];
-    const target = await startMock({ port: 0, onRequest: (line) => seen.push(line) });
-    try {
-      const outcome = await runLive(
-        {
-          CONTRACT_BASE_URL: target.baseUrl,
-          CONTRACT_AUTH_URL: target.authUrl,
-          CONTRACT_CLIENT_ID: 'contract-test',
-          CONTRACT_CLIENT_SECRET: 'contract-secret',
-          // The mock stands in for a live service but accepts any token, and only a few
-          // operations are selected: no invalid-token probes, no coverage floor.
-          CONTRACT_AUTH_PROBES: '0',
-          CONTRACT_MIN_COVERAGE: '0',
-          ...extra,
-        },
-        'getSite,searchSites,updateSite,deleteSite,createSiteNote,createAccessToken,revokeAccessToken',
-      );
-      return { outcome, seen };
-    } finally {
-      await target.stop();
-    }
+    seen.length = 0;
+    const outcome = await runLive(
+      {
+        CONTRACT_BASE_URL: mock.baseUrl,
+        CONTRACT_AUTH_URL: mock.authUrl,
+        CONTRACT_CLIENT_ID: 'contract-test',
+        CONTRACT_CLIENT_SECRET: 'contract-secret',
+        // The mock stands in for a live service but accepts any token, and only a few
+        // operations are selected: no invalid-token probes, no coverage floor.
+        CONTRACT_AUTH_PROBES: '0',
+        CONTRACT_MIN_COVERAGE: '0',
+        ...extra,
+      },
+      'getSite,searchSites,updateSite,deleteSite,createSiteNote,createAccessToken,revokeAccessToken',
+    );
+    return { outcome, seen: [...seen] };
   }
 
   const outcomeOf = (o: Outcome, key: string) => o.results.find((r) => r.key === key)?.outcome;
