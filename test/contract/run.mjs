@@ -175,7 +175,8 @@ function reachable(document, paths) {
       seen.add(ref);
       const [, , kind, name] = ref.split('/');
       const target = document.components[kind][name];
-      (kept[kind] ??= {})[name] = target;
+      kept[kind] ??= {};
+      kept[kind][name] = target;
       walk(target);
     }
     for (const value of Object.values(node)) walk(value);

@@ -100,7 +100,7 @@ function failuresOf(outcome: Outcome): Record<string, string> {
   );
 }
 
-const same = (s: number, body: Json) => ({ status: s, body });
+const same = (s: number, body: unknown) => ({ status: s, body });
 
 // Each drift on its own operation, so one gate run checks them all and each stays attributable:
 // [what drifts, the deviation, the transaction that must fail, what its failure must say].
