@@ -288,46 +288,52 @@ describe('contract:live', () => {
 
   const outcomeOf = (o: Outcome, key: string) => o.results.find((r) => r.key === key)?.outcome;
 
-  it('is read-only by default: writes are skipped and never reach the target', async () => {
-    const { outcome, seen } = await liveAgainstMock({});
-    expect(outcome.code, outcome.output).toBe(0);
-    for (const key of ['updateSite 200', 'deleteSite 200', 'createSiteNote 200', 'deleteSite 401']) {
-      expect(outcomeOf(outcome, key), key).toBe('skip');
-    }
-    for (const key of [
-      'getSite 200',
-      'getSite 401',
-      'searchSites 200',
-      'createAccessToken 200',
-      'revokeAccessToken 200',
-    ]) {
-      expect(outcomeOf(outcome, key), key).toBe('pass');
-    }
-    // Only the token operations and the read-only search reach the target with anything but GET.
-    const writes = seen.filter((line) => !line.startsWith('GET '));
-    expect(
-      writes.every((line) => /^POST (\/auth\/token|\/auth\/revoke|\/v1\/sites\/search)\b/.test(line)),
-      writes.join('\n'),
-    ).toBe(true);
-    expect(outcome.output).toContain('CONTRACT_ALLOW_WRITES=1');
-  });
+  // One read-only run with target data serves both tests below.
+  describe('read-only, with CONTRACT_TARGET_DATA', () => {
+    let outcome: Outcome;
+    let requests: string[];
+    beforeAll(async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'target-'));
+      const file = join(dir, 'target.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          params: { site_id: 654321 },
+          // The mock stands in for a target that answers 404 for this request.
+          requests: { 'getSite 404': { params: { site_id: 1 }, headers: { Prefer: 'code=404' } } },
+        }),
+      );
+      ({ outcome, seen: requests } = await liveAgainstMock({ CONTRACT_TARGET_DATA: file }));
+    });
 
-  it('takes ids and error-provoking requests from CONTRACT_TARGET_DATA', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'target-'));
-    const file = join(dir, 'target.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        params: { site_id: 654321 },
-        // The mock stands in for a target that answers 404 for this request.
-        requests: { 'getSite 404': { params: { site_id: 1 }, headers: { Prefer: 'code=404' } } },
-      }),
-    );
-    const { outcome, seen } = await liveAgainstMock({ CONTRACT_TARGET_DATA: file });
-    expect(outcome.code, outcome.output).toBe(0);
-    expect(outcomeOf(outcome, 'getSite 404')).toBe('pass');
-    expect(seen).toContain('GET /v1/sites/654321 → 200');
-    expect(seen).toContain('GET /v1/sites/1 → 404');
+    it('is read-only by default: writes are skipped and never reach the target', () => {
+      expect(outcome.code, outcome.output).toBe(0);
+      for (const key of ['updateSite 200', 'deleteSite 200', 'createSiteNote 200', 'deleteSite 401']) {
+        expect(outcomeOf(outcome, key), key).toBe('skip');
+      }
+      for (const key of [
+        'getSite 200',
+        'getSite 401',
+        'searchSites 200',
+        'createAccessToken 200',
+        'revokeAccessToken 200',
+      ]) {
+        expect(outcomeOf(outcome, key), key).toBe('pass');
+      }
+      // Only the token operations and the read-only search reach the target with anything but GET.
+      const writes = requests.filter((line) => !line.startsWith('GET '));
+      expect(
+        writes.every((line) => /^POST (\/auth\/token|\/auth\/revoke|\/v1\/sites\/search)\b/.test(line)),
+        writes.join('\n'),
+      ).toBe(true);
+      expect(outcome.output).toContain('CONTRACT_ALLOW_WRITES=1');
+    });
+
+    it('takes ids and error-provoking requests from CONTRACT_TARGET_DATA', () => {
+      expect(outcomeOf(outcome, 'getSite 404')).toBe('pass');
+      expect(requests).toContain('GET /v1/sites/654321 → 200');
+      expect(requests).toContain('GET /v1/sites/1 → 404');
+    });
   });
 
   it('runs writes with CONTRACT_ALLOW_WRITES=1', async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // hosting-api-sandbox: runs the stateful sandbox until interrupted.
 import { parseArgs } from 'node:util';
-import { type ClientConfig, DEFAULT_CLIENTS, startSandbox } from './index.js';
+import type { ClientConfig } from './index.js';
 
 const HELP = `Usage: hosting-api-sandbox [options]
 
@@ -74,6 +74,9 @@ if (webhookUrl !== undefined) {
     fail(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`);
   }
 }
+// Loaded only once the arguments are valid: --help and usage errors answer at once, without the
+// spec model and the schemas (half a second of start-up).
+const { DEFAULT_CLIENTS, startSandbox } = await import('./index.js');
 const clients: ClientConfig[] = clientId
   ? [{ clientId, clientSecret: clientSecret!, scopes: ['authorized', 'owner', 'git_edit'] }, DEFAULT_CLIENTS[1]!]
   : DEFAULT_CLIENTS;
