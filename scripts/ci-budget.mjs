@@ -68,14 +68,22 @@ if (process.argv[1] === import.meta.filename) {
     console.error('ci-budget: no turbo run summary in .turbo/runs: run `pnpm test` (it passes --summarize) first.');
     process.exit(2);
   }
-  const budgets = JSON.parse(readFileSync(values.budgets ?? join(root, 'scripts/ci-budget.json'), 'utf8'));
+  const readJson = (file, what) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      console.error(`ci-budget: cannot read the ${what} ${file}: ${error.message}`);
+      process.exit(2);
+    }
+  };
+  const budgets = readJson(values.budgets ?? join(root, 'scripts/ci-budget.json'), 'budgets');
   const since = values.since === undefined ? undefined : Number(values.since);
   if (since !== undefined && !Number.isFinite(since)) {
     console.error(`ci-budget: --since takes epoch seconds, got "${values.since}"`);
     process.exit(2);
   }
   const result = check(
-    JSON.parse(readFileSync(summaryFile, 'utf8')),
+    readJson(summaryFile, 'turbo run summary'),
     budgets,
     since === undefined ? undefined : Date.now() / 1000 - since,
   );

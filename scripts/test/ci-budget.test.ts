@@ -1,0 +1,65 @@
+// scripts/ci-budget.mjs: task times from a turbo run summary, checked against budgets.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { check, taskTimes } from '../ci-budget.mjs';
+
+const task = (taskId: string, start: number, seconds: number, cache = 'MISS') => ({
+  taskId,
+  cache: { status: cache },
+  execution: { startTime: start, endTime: start + seconds * 1000 },
+});
+const summary = {
+  execution: { startTime: 0, endTime: 50_000 },
+  tasks: [task('a#build', 0, 4), task('a#test', 4000, 40), task('b#test', 4000, 12, 'HIT')],
+};
+const budgets = { total: 120, defaultTask: 15, tasks: { 'a#test': 45 } };
+
+describe('ci-budget', () => {
+  it('lists every task, slowest first, with cached ones marked', () => {
+    expect(taskTimes(summary).map((t) => [t.task, t.seconds, t.cached])).toEqual([
+      ['a#test', 40, false],
+      ['b#test', 12, true],
+      ['a#build', 4, false],
+    ]);
+  });
+
+  it('passes when every task and the total keep their budgets', () => {
+    const r = check(summary, budgets, 100);
+    expect(r.ok).toBe(true);
+    expect(r.lines.join('\n')).not.toContain('OVER BUDGET');
+  });
+
+  it('flags a task over its own budget, one over the default, and a total over 120 s', () => {
+    expect(check(summary, { ...budgets, tasks: { 'a#test': 30 } }, 100).lines.join('\n')).toMatch(
+      /a#test +40\.0 s +30 s {2}OVER BUDGET/,
+    );
+    expect(check(summary, { ...budgets, defaultTask: 10 }, 100).lines.join('\n')).toMatch(/b#test .*OVER BUDGET/);
+    const total = check(summary, budgets, 130);
+    expect(total.ok).toBe(false);
+    expect(total.lines.at(-1)).toMatch(/CI run, install included .*130\.0 s +120 s {2}OVER BUDGET/);
+  });
+
+  it('exits 1 over budget, 0 within, 2 without a summary', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-budget-'));
+    const file = join(dir, 'summary.json');
+    const tight = join(dir, 'budgets.json');
+    const fitting = join(dir, 'fitting.json');
+    writeFileSync(file, JSON.stringify(summary));
+    writeFileSync(fitting, JSON.stringify(budgets));
+    writeFileSync(tight, JSON.stringify({ ...budgets, defaultTask: 5 }));
+    const script = join(import.meta.dirname, '../ci-budget.mjs');
+    const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+    expect(run('--summary', file, '--budgets', fitting).status).toBe(0);
+    const over = run('--summary', file, '--budgets', tight);
+    expect(over.status).toBe(1);
+    expect(over.stdout).toContain('over budget');
+    const missing = run('--summary', join(dir, 'nope.json'));
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^ci-budget: cannot read the turbo run summary .*nope\.json/);
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+    expect(run('--since', 'soon', '--summary', file).status).toBe(2);
+  });
+});
