@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // hosting-api-sandbox: runs the stateful sandbox until interrupted.
 import { parseArgs } from 'node:util';
+import { type CorsOption, parseCorsOrigins } from './http/cors.js';
 import type { ClientConfig } from './index.js';
 
 const HELP = `Usage: hosting-api-sandbox [options]
@@ -20,6 +21,8 @@ Options:
   --webhook-url URL         POST webhook events of queued operations to URL
   --self-check              check every answer against the spec (status, body schema, headers);
                             an undocumented answer becomes a 500 and is printed (slower)
+  --cors [ORIGINS]          let pages on other origins call the sandbox: bare --cors allows any
+                            origin, ORIGINS is a comma-separated list (http://127.0.0.1:5173,...)
   -h, --help                show this help
 
 Control routes (no token): POST /__sandbox/reset, GET|POST /__sandbox/clock
@@ -31,9 +34,15 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+// --cors takes an optional value: a bare --cors (last, or before another option) means any origin.
+const args = process.argv
+  .slice(2)
+  .map((arg, i, all) => (arg === '--cors' && (i === all.length - 1 || all[i + 1]!.startsWith('-')) ? '--cors=*' : arg));
+
 let values: Record<string, string | boolean | undefined>;
 try {
   ({ values } = parseArgs({
+    args,
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
@@ -43,6 +52,7 @@ try {
       speed: { type: 'string' },
       'webhook-url': { type: 'string' },
       'self-check': { type: 'boolean' },
+      cors: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -65,6 +75,14 @@ if (!Number.isFinite(speed) || speed < 0) fail(`--speed must be a number ≥ 0, 
 const clientId = str('client-id');
 const clientSecret = str('client-secret');
 if ((clientId === undefined) !== (clientSecret === undefined)) fail('--client-id and --client-secret go together');
+let cors: CorsOption | undefined;
+if (str('cors') !== undefined) {
+  try {
+    cors = parseCorsOrigins(str('cors')!);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
 const webhookUrl = str('webhook-url');
 if (webhookUrl !== undefined) {
   try {
@@ -90,6 +108,7 @@ try {
     speed,
     webhookUrl,
     selfCheck: values['self-check'] === true,
+    cors,
   });
   console.log(`Hosting API sandbox listening
   API:      ${sandbox.url}
@@ -98,6 +117,7 @@ try {
   Seed:     ${str('seed') ?? 'built-in account'}
   Validation: @hosting-api/schemas
   Self-check: ${values['self-check'] ? 'on (every answer checked against the spec)' : 'off'}
+  CORS:     ${cors === undefined ? 'off' : cors === true ? 'any origin' : cors.join(', ')}
   Credentials accepted (client_id / client_secret → scopes):`);
   for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);
   const shutdown = () => {

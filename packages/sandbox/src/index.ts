@@ -6,6 +6,7 @@ import { SandboxRuntime } from './domain/runtime.js';
 import { seedState } from './domain/seed.js';
 import type { SandboxState } from './domain/state.js';
 import { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
+import { type CorsOption, parseCorsOrigins } from './http/cors.js';
 import { buildServer } from './http/server.js';
 import { loadSpec } from './http/spec.js';
 import { VALIDATORS } from './http/validation.js';
@@ -35,6 +36,12 @@ export interface SandboxOptions {
    * Default false (it costs time on every request).
    */
   selfCheck?: boolean;
+  /**
+   * Cross-origin access for pages on other origins: `true` allows any origin, a list allows those
+   * origins only (e.g. ['http://127.0.0.1:5173']). Off by default. Preflights are answered for the
+   * API's and the control routes' paths.
+   */
+  cors?: CorsOption;
 }
 
 export interface Sandbox {
@@ -72,6 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!Number.isFinite(start)) throw new Error(`startTime ${String(options.startTime)} is not a date`);
   const clients = options.clients ?? DEFAULT_CLIENTS;
   if (!clients.length) throw new Error('at least one client is needed');
+  if (Array.isArray(options.cors)) parseCorsOrigins(options.cors.join(',')); // throws on a bad origin
 
   const fixture = typeof options.seed === 'string' ? loadFixture(options.seed) : options.seed;
   const runtime = new SandboxRuntime({
@@ -92,6 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     validators: VALIDATORS,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     onError,
+    cors: options.cors,
   });
   const host = options.host ?? '127.0.0.1';
   const port = await app.listen(options.port ?? 0, host);
@@ -132,3 +141,4 @@ export { DURATIONS } from './domain/runtime.js';
 export { seedState } from './domain/seed.js';
 export type { SandboxState } from './domain/state.js';
 export { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
+export type { CorsOption } from './http/cors.js';

@@ -22,6 +22,8 @@ describe('hosting-api-sandbox', () => {
       [['--bogus'], "Unknown option '--bogus'"],
       [['--seed', '/no/such/file.json', '--port', '0'], 'Cannot read seed fixture'],
       [['--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
+      [['--cors', 'http://127.0.0.1:5173/app'], '--cors takes origins such as http://127.0.0.1:5173'],
+      [['--cors', 'localhost:5173'], '--cors takes origins such as'],
     ] as const) {
       const r = run(...args);
       expect(r.status, args.join(' ')).toBe(2);
@@ -30,9 +32,13 @@ describe('hosting-api-sandbox', () => {
   });
 
   it('starts, prints the URL and the credentials, and answers', async () => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--client-id', 'ci', '--client-secret', 'cs'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [cli, '--port', '0', '--client-id', 'ci', '--client-secret', 'cs', '--cors'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const out = await new Promise<string>((resolve, reject) => {
         let text = '';
@@ -43,6 +49,7 @@ describe('hosting-api-sandbox', () => {
         child.on('exit', (code) => reject(new Error(`exited ${code}`)));
       });
       expect(out).toContain('ci / cs → authorized owner git_edit');
+      expect(out).toMatch(/CORS: +any origin/); // a bare --cors, last on the line
       const url = /API:\s+(\S+)/.exec(out)?.[1];
       const res = await fetch(`${url}/account`);
       expect(res.status).toBe(401);

@@ -21,6 +21,7 @@ import type { OperationId } from '../domain/types.js';
 import { bearer, missingScopes } from './auth.js';
 import { parseBody, readBody } from './body.js';
 import { controlRoutes } from './control.js';
+import { type CorsOption, corsHandler, documentedResponseHeaders, routerMethods } from './cors.js';
 import { type SpecOperation, toRoutePath } from './spec.js';
 import { type ValidatorMap, validateRequest } from './validation.js';
 
@@ -34,6 +35,8 @@ export interface ServerOptions {
   /** The spec model: with `selfCheck`, every answer of an operation is checked against it. */
   model?: SpecModel;
   selfCheck?: boolean;
+  /** Cross-origin access (cors.ts): `true` for any origin, or a list of origins. Off by default. */
+  cors?: CorsOption;
 }
 
 /** One matched request, as the route runners get it. */
@@ -214,8 +217,16 @@ export function buildServer(options: ServerOptions): SandboxServer {
       run(route, res, incoming);
     });
   };
+  const cors = options.cors
+    ? corsHandler(
+        options.cors,
+        options.model ? documentedResponseHeaders(options.model.document) : [],
+        routerMethods((method, url) => router.find(method, url)),
+      )
+    : null;
   const server = http.createServer((req, res) => {
     try {
+      if (cors?.(req, res)) return;
       dispatch(req, res);
     } catch (error) {
       fail(res, error);

@@ -1,0 +1,91 @@
+// Cross-origin access for pages served from another origin (a dev server calling the sandbox with
+// fetch). Off unless `cors` is set: `true` allows any origin, a list allows those origins only.
+// A preflight (OPTIONS with Access-Control-Request-Method) to a path the sandbox serves, control
+// routes included, is answered 204 with the path's methods and the request headers the API uses;
+// every answer to an allowed origin carries Access-Control-Allow-Origin and exposes the response
+// headers the spec documents. Requests from other origins are answered exactly as without CORS.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** `true`: any origin; a list: exactly those origins (scheme://host[:port]). */
+export type CorsOption = true | string[];
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** Request headers a caller of the API sends: the token, the body's type, and Prefer (the mock's). */
+const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Prefer'];
+
+/** The response header names the spec documents for any operation (e.g. WWW-Authenticate). */
+export function documentedResponseHeaders(document: unknown): string[] {
+  const doc = document as { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> };
+  const resolve = (value: unknown): Record<string, unknown> | undefined => {
+    let node = value as Record<string, unknown> | undefined;
+    while (node && typeof node.$ref === 'string') {
+      node = (node.$ref as string)
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((o, key) => (o as Record<string, unknown>)?.[key], doc) as Record<string, unknown> | undefined;
+    }
+    return node;
+  };
+  const names = new Set<string>();
+  for (const item of Object.values(doc.paths ?? {}))
+    for (const op of Object.values(item ?? {})) {
+      const responses = (op as { responses?: Record<string, unknown> })?.responses;
+      for (const response of Object.values(responses ?? {}))
+        for (const name of Object.keys((resolve(response)?.headers as object) ?? {})) names.add(name);
+    }
+  return [...names].sort();
+}
+
+/**
+ * Returns a request pre-handler: it adds the CORS headers for an allowed origin and answers a
+ * preflight itself (returns true), or leaves the request to the API (returns false).
+ */
+export function corsHandler(
+  option: CorsOption,
+  exposed: string[],
+  methodsOf: (path: string) => string[],
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const allowed = option === true ? () => true : (origin: string) => option.includes(origin);
+  return (req, res) => {
+    const origin = req.headers.origin;
+    if (!origin || !allowed(origin)) return false;
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    if (exposed.length) res.setHeader('Access-Control-Expose-Headers', exposed.join(', '));
+    if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) return false;
+    const methods = methodsOf(req.url ?? '/');
+    // A path the sandbox does not serve: the API's own 404 answers it.
+    if (!methods.length) return false;
+    res.writeHead(204, {
+      'Access-Control-Allow-Methods': methods.join(', '),
+      'Access-Control-Allow-Headers': REQUEST_HEADERS.join(', '),
+      'Access-Control-Max-Age': '600',
+      'Content-Length': '0',
+    });
+    res.end();
+    return true;
+  };
+}
+
+/** The methods a router serves for a path (the request URL, query included). */
+export const routerMethods =
+  (find: (method: (typeof METHODS)[number], url: string) => unknown) =>
+  (url: string): string[] =>
+    METHODS.filter((method) => find(method, url) !== null);
+
+/** Parses the CLI's --cors value: "*" (any origin) or a comma-separated list of origins. */
+export function parseCorsOrigins(value: string): CorsOption {
+  if (value === '*') return true;
+  const origins = value.split(',').map((s) => s.trim());
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {}
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin)
+      throw new Error(
+        `--cors takes origins such as http://127.0.0.1:5173 (scheme, host, port; no path), got "${origin}"`,
+      );
+  }
+  return origins;
+}
