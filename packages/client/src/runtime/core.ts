@@ -223,7 +223,14 @@ export class Core implements ClientContext {
     }
     try {
       const response = await send(
-        { method: req.method, url: req.url, headers, body: req.body, signal: requestSignal },
+        {
+          method: req.method,
+          url: req.url,
+          headers,
+          body: req.body,
+          signal: requestSignal,
+          operationId: req.operationId,
+        },
         this.config.fetch,
         this.config.customFetch,
       );
@@ -238,6 +245,8 @@ export class Core implements ClientContext {
       }
       return { response, body };
     } catch (err) {
+      // A GET with a body in a browser (get-with-body.browser.ts): a usage error, never retried.
+      if ((err as { code?: unknown }).code === 'ERR_GET_WITH_BODY') throw err;
       const request = { method: req.method, url: req.url };
       if (timedOut)
         return new TimeoutError(`${req.method} ${req.url} timed out after ${timeout} ms`, {

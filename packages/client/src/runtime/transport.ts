@@ -1,6 +1,9 @@
 // Sends one HTTP request through `fetch`. A GET that carries a body (the PHP and server log reads)
-// goes through node:http when the client uses the global fetch, which refuses a body on GET; a
-// `fetch` the caller passed gets every request, these included.
+// cannot go through the global fetch, which refuses a body on GET: on Node it goes through
+// node:http, in a browser it fails naming the operation (`#get-with-body`, a subpath import that
+// resolves per platform, so no browser build reaches node:http). A `fetch` the caller passed gets
+// every request, these included.
+import { sendWithBodyOnGet } from '#get-with-body';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -10,41 +13,14 @@ export interface TransportRequest {
   headers: Record<string, string>;
   body?: string | URLSearchParams;
   signal: AbortSignal | undefined;
+  /** The operation, for errors that must name it. */
+  operationId?: string;
 }
 
 /** Not `async`, to spare a promise per call: the caller awaits it inside a `try`, so a `fetch` that throws synchronously is caught there. */
 export function send(req: TransportRequest, fetchImpl: FetchLike, customFetch = false): Promise<Response> {
   if (req.method === 'GET' && req.body !== undefined && !customFetch) return sendWithBodyOnGet(req);
   return fetchImpl(req.url, { method: req.method, headers: req.headers, body: req.body, signal: req.signal });
-}
-
-async function sendWithBodyOnGet(req: TransportRequest): Promise<Response> {
-  const url = new URL(req.url);
-  // Loaded only when such a call is made, so browsers and bundlers never need node:http.
-  const http = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  const payload = Buffer.from(String(req.body));
-  return new Promise<Response>((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: 'GET', headers: { ...req.headers, 'content-length': String(payload.length) }, signal: req.signal },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-          }
-          const status = res.statusCode ?? 0;
-          const body = [204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
-          resolve(new Response(body, { status, statusText: res.statusMessage, headers }));
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
 }
 
 const CONNECT_PHASE = new Set([
