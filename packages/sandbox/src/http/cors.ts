@@ -5,6 +5,7 @@
 // every answer to an allowed origin carries Access-Control-Allow-Origin and exposes the response
 // headers the spec documents. Requests from other origins are answered exactly as without CORS.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SpecModel } from '@hosting-api/openapi/model';
 
 /** `true`: any origin; a list: exactly those origins (scheme://host[:port]). */
 export type CorsOption = true | string[];
@@ -14,26 +15,11 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Prefer'];
 
 /** The response header names the spec documents for any operation (e.g. WWW-Authenticate). */
-export function documentedResponseHeaders(document: unknown): string[] {
-  const doc = document as { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> };
-  const resolve = (value: unknown): Record<string, unknown> | undefined => {
-    let node = value as Record<string, unknown> | undefined;
-    while (node && typeof node.$ref === 'string') {
-      node = (node.$ref as string)
-        .slice(2)
-        .split('/')
-        .reduce<unknown>((o, key) => (o as Record<string, unknown>)?.[key], doc) as Record<string, unknown> | undefined;
-    }
-    return node;
-  };
-  const names = new Set<string>();
-  for (const item of Object.values(doc.paths ?? {}))
-    for (const op of Object.values(item ?? {})) {
-      const responses = (op as { responses?: Record<string, unknown> })?.responses;
-      for (const response of Object.values(responses ?? {}))
-        for (const name of Object.keys((resolve(response)?.headers as object) ?? {})) names.add(name);
-    }
-  return [...names].sort();
+export function documentedResponseHeaders(model: SpecModel): string[] {
+  const names = model.operations.flatMap((op) =>
+    Object.values(op.responses).flatMap((response) => Object.keys(response.headers ?? {})),
+  );
+  return [...new Set(names)].sort();
 }
 
 /**

@@ -220,7 +220,7 @@ export function buildServer(options: ServerOptions): SandboxServer {
   const cors = options.cors
     ? corsHandler(
         options.cors,
-        options.model ? documentedResponseHeaders(options.model.document) : [],
+        options.model ? documentedResponseHeaders(options.model) : [],
         routerMethods((method, url) => router.find(method, url)),
       )
     : null;
