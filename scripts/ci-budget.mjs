@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Prints the wall time of each turbo task of the last `pnpm test` run (from turbo's run summary,
 // .turbo/runs/*.json, written because the test script passes --summarize) and flags every task,
-// and the whole CI run, that went over its budget in scripts/ci-budget.json.
+// and the whole CI run, that went over its budget in scripts/ci-budget.json. Only the whole run's
+// budget fails: tasks run side by side, so a task's wall time moves with what shares the machine;
+// its flag says where to look first.
 // Usage: ci-budget.mjs [--since EPOCH_SECONDS] [--budgets FILE] [--summary FILE]
 //   --since: when CI started (before the install), so the whole run is measured against `total`.
-// Exit 1 when something is over budget, 2 on a usage error (no run summary, say).
+// Exit 1 when the whole CI run is over budget, 2 on a usage error (no run summary, say).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,13 +24,17 @@ export function taskTimes(summary) {
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-/** Lines of the report and whether everything kept its budget. */
+const TOTAL = 'CI run, install included (wall)';
+
+/** Lines of the report, whether the whole run kept its budget, and the tasks over theirs. */
 export function check(summary, budgets, totalSeconds) {
   const lines = ['task                                           wall   budget'];
   let ok = true;
+  const flagged = [];
   const row = (name, seconds, budget, note = '') => {
     const over = budget !== undefined && seconds > budget;
-    if (over) ok = false;
+    if (over && name === TOTAL) ok = false;
+    else if (over) flagged.push(name);
     lines.push(
       `${name.padEnd(45)} ${seconds.toFixed(1).padStart(6)} s ${budget === undefined ? '     —' : `${String(budget).padStart(6)} s`}${over ? '  OVER BUDGET' : ''}${note}`,
     );
@@ -37,8 +43,8 @@ export function check(summary, budgets, totalSeconds) {
     row(t.task, t.seconds, budgets.tasks[t.task] ?? budgets.defaultTask, t.cached ? '  (cached)' : '');
   const turboSeconds = (summary.execution.endTime - summary.execution.startTime) / 1000;
   row('turbo run (wall)', turboSeconds, undefined);
-  if (totalSeconds !== undefined) row('CI run, install included (wall)', totalSeconds, budgets.total);
-  return { ok, lines };
+  if (totalSeconds !== undefined) row(TOTAL, totalSeconds, budgets.total);
+  return { ok, lines, flagged };
 }
 
 function newestSummary() {
@@ -88,6 +94,9 @@ if (process.argv[1] === import.meta.filename) {
     since === undefined ? undefined : Date.now() / 1000 - since,
   );
   console.log(result.lines.join('\n'));
-  if (!result.ok) console.log('ci-budget: over budget (scripts/ci-budget.json): a change that adds cost pays for it.');
+  if (result.flagged.length)
+    console.log(`ci-budget: ${result.flagged.length} task(s) over their own budget: look there first.`);
+  if (!result.ok)
+    console.log('ci-budget: the CI run is over budget (scripts/ci-budget.json): a change that adds cost pays for it.');
   process.exit(result.ok ? 0 : 1);
 }

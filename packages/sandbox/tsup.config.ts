@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
+// The declarations come from scripts/declarations.mjs after this build.
 export default defineConfig({
   entry: ['src/index.ts', 'src/cli.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: { entry: 'src/index.ts' },
   clean: true,
   sourcemap: true,
   // The spec is read at run time from @hosting-api/openapi, never inlined.

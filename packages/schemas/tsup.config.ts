@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
-// ESM (dist/index.js) and CommonJS (dist/index.cjs) builds, each with its declarations.
+// ESM (dist/index.js) and CommonJS (dist/index.cjs) builds. The declarations (.d.ts, .d.cts) come
+// from scripts/declarations.mjs after this build.
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -32,17 +32,19 @@ describe('ci-budget', () => {
     expect(r.lines.join('\n')).not.toContain('OVER BUDGET');
   });
 
-  it('flags a task over its own budget, one over the default, and a total over 120 s', () => {
-    expect(check(summary, { ...budgets, tasks: { 'a#test': 30 } }, 100).lines.join('\n')).toMatch(
-      /a#test +40\.0 s +30 s {2}OVER BUDGET/,
-    );
-    expect(check(summary, { ...budgets, defaultTask: 10 }, 100).lines.join('\n')).toMatch(/b#test .*OVER BUDGET/);
+  it('flags a task over its own budget and one over the default, but fails only a total over 120 s', () => {
+    const own = check(summary, { ...budgets, tasks: { 'a#test': 30 } }, 100);
+    expect(own.lines.join('\n')).toMatch(/a#test +40\.0 s +30 s {2}OVER BUDGET/);
+    expect(own).toMatchObject({ ok: true, flagged: ['a#test'] });
+    const byDefault = check(summary, { ...budgets, defaultTask: 10 }, 100);
+    expect(byDefault.lines.join('\n')).toMatch(/b#test .*OVER BUDGET/);
+    expect(byDefault).toMatchObject({ ok: true, flagged: ['b#test'] });
     const total = check(summary, budgets, 130);
     expect(total.ok).toBe(false);
     expect(total.lines.at(-1)).toMatch(/CI run, install included .*130\.0 s +120 s {2}OVER BUDGET/);
   });
 
-  it('exits 1 over budget, 0 within, 2 without a summary', () => {
+  it('exits 1 when the whole run is over budget, 0 within (tasks over theirs only flagged), 2 without a summary', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ci-budget-'));
     const file = join(dir, 'summary.json');
     const tight = join(dir, 'budgets.json');
@@ -53,9 +55,13 @@ describe('ci-budget', () => {
     const script = join(import.meta.dirname, '../ci-budget.mjs');
     const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
     expect(run('--summary', file, '--budgets', fitting).status).toBe(0);
-    const over = run('--summary', file, '--budgets', tight);
+    const tasksOver = run('--summary', file, '--budgets', tight);
+    expect(tasksOver.status).toBe(0);
+    expect(tasksOver.stdout).toContain('1 task(s) over their own budget');
+    const longAgo = String(Math.floor(Date.now() / 1000) - 200);
+    const over = run('--summary', file, '--budgets', fitting, '--since', longAgo);
     expect(over.status).toBe(1);
-    expect(over.stdout).toContain('over budget');
+    expect(over.stdout).toContain('the CI run is over budget');
     const missing = run('--summary', join(dir, 'nope.json'));
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^ci-budget: cannot read the turbo run summary .*nope\.json/);
