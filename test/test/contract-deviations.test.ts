@@ -192,16 +192,6 @@ const CHARSET: Deviation = {
 };
 
 describe('contract gate', () => {
-  it('passes a server that keeps the contract (the control case)', async () => {
-    const outcome = await gateAgainst(['getSite'], []);
-    expect(outcome.code, outcome.output).toBe(0);
-    const passed = outcome.results
-      .filter((r) => r.outcome === 'pass')
-      .map((r) => r.key)
-      .sort();
-    expect(passed).toEqual(['getSite 200', 'getSite 401', 'getSite 404']);
-  });
-
   describe('one run over a server with a drift on each of seven operations', () => {
     let outcome: Outcome;
     let failures: Record<string, string>;
@@ -210,8 +200,11 @@ describe('contract gate', () => {
       failures = failuresOf(outcome);
     });
 
-    it('fails, on exactly the drifting transactions', () => {
+    it('fails, on exactly the drifting transactions; the others pass (the control case)', () => {
       expect(outcome.code, outcome.output).toBe(1);
+      const passed = outcome.results.filter((r) => r.outcome === 'pass').map((r) => r.key);
+      expect(passed, outcome.output).toEqual(expect.arrayContaining(['getSite 404', 'getAccount 401']));
+      expect(passed.length + Object.keys(failures).length).toBe(outcome.results.length);
       expect(Object.keys(failures).sort(), outcome.output).toEqual(
         [...DRIFTS.map(([, , key]) => key), UNAUTHORISED[1]].sort(),
       );

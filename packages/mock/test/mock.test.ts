@@ -128,10 +128,10 @@ describe('startMock', () => {
     expect(prismsFor()).toEqual([]);
   });
 
+  // Last of this block: it stops the file's mock (stop() is idempotent, so afterAll is a no-op).
   it('stops: the port no longer answers', async () => {
-    const other = await startMock({ port: 0 });
-    await other.stop();
-    await expect(fetch(`${other.url}/v1/sites`)).rejects.toThrow();
+    await mock.stop();
+    await expect(fetch(`${mock.url}/v1/sites`)).rejects.toThrow();
   });
 });
 
