@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
-// ESM and CommonJS builds with bundled declarations. The declarations inline openapi-typescript's
-// types of the spec (spec/dist/openapi.d.ts, `@hosting-api/openapi/types`), so users need no other package.
+// ESM and CommonJS builds. The declarations come from scripts/declarations.mjs after this build
+// (tsconfig.build.json); they carry openapi-typescript's types of the spec (spec/dist/openapi.d.ts,
+// `@hosting-api/openapi/types`) as dist/openapi.d.ts, so users need no other package.
 export default defineConfig({
   // get-with-body.*: the two platform variants behind the package's `#get-with-body` import
   // (package.json "imports"), built on their own and resolved by Node or the user's bundler.
@@ -11,15 +12,6 @@ export default defineConfig({
     'get-with-body.browser': 'src/runtime/get-with-body.browser.ts',
   },
   format: ['esm', 'cjs'],
-  dts: {
-    entry: { index: 'src/index.ts' },
-    compilerOptions: {
-      paths: {
-        '@hosting-api/openapi/types': ['../../spec/dist/openapi.d.ts'],
-        '#get-with-body': ['./src/runtime/get-with-body.node.ts'],
-      },
-    },
-  },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -6,10 +6,10 @@
 // build (e.g. an older one unpacked elsewhere) under the same machine load; `--skip-lib-check` times
 // the common setting that leaves the declarations (and TypeScript's own lib files) unchecked.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchOptions } from './options.mjs';
 
@@ -59,4 +59,9 @@ for (let i = 0; i < runs; i++) {
 }
 const median = [...times].sort((a, b) => a - b)[Math.floor(runs / 2)];
 console.log(`consumer tsc --noEmit (20 calls): median ${median.toFixed(2)} s of ${runs} runs [${times.join(', ')}]`);
-console.log(`last run: ${stats}; dist/index.d.ts ${(statSync(dts).size / 1024).toFixed(0)} KB`);
+// The declarations are one file per module: their size is every .d.ts beside and below the entry.
+const declarations = readdirSync(dirname(dts), { recursive: true, encoding: 'utf8' }).filter((f) =>
+  f.endsWith('.d.ts'),
+);
+const size = declarations.reduce((sum, f) => sum + statSync(join(dirname(dts), f)).size, 0);
+console.log(`last run: ${stats}; ${declarations.length} declaration files, ${(size / 1024).toFixed(0)} KB`);
