@@ -71,7 +71,8 @@ export function loadFixture(file: string): SandboxState {
   return value as SandboxState;
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+/** The sandbox without a port: its runtime now, its request handling once the spec is loaded. */
+export function createSandboxCore(options: Omit<SandboxOptions, 'port' | 'host'> = {}) {
   const onError = options.onError ?? ((message, error) => console.error(`[sandbox] ${message}:`, error));
   const speed = options.speed ?? 1;
   if (!(speed >= 0)) throw new Error('speed must be a number ≥ 0');
@@ -90,18 +91,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onError,
     seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
   });
-  const { model, operations } = await loadSpec();
-  const app = buildServer({
-    model,
-    selfCheck: options.selfCheck === true,
-    rt: runtime,
-    operations,
-    handlers: allHandlers,
-    validators: VALIDATORS,
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    onError,
-    cors: options.cors,
-  });
+  const app = loadSpec().then(({ model, operations }) =>
+    buildServer({
+      model,
+      selfCheck: options.selfCheck === true,
+      rt: runtime,
+      operations,
+      handlers: allHandlers,
+      validators: VALIDATORS,
+      bodyLimit: options.bodyLimit ?? 1024 * 1024,
+      onError,
+      cors: options.cors,
+    }),
+  );
+  return { runtime, clients, app };
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const core = createSandboxCore(options);
+  const { runtime, clients } = core;
+  const app = await core.app;
   const host = options.host ?? '127.0.0.1';
   const port = await app.listen(options.port ?? 0, host);
   const authUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -108,6 +108,8 @@ function answerOf(successStatus: number, result: JsonResult<OperationId> | RawRe
 
 export interface SandboxServer {
   server: http.Server;
+  /** The server's request listener: every answer comes from here (msw.ts calls it directly). */
+  handle(req: IncomingMessage, res: ServerResponse): void;
   listen(port: number, host: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -224,14 +226,15 @@ export function buildServer(options: ServerOptions): SandboxServer {
         routerMethods((method, url) => router.find(method, url)),
       )
     : null;
-  const server = http.createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (cors?.(req, res)) return;
       dispatch(req, res);
     } catch (error) {
       fail(res, error);
     }
-  });
+  };
+  const server = http.createServer(handle);
   // A request Node cannot parse as HTTP still gets the envelope (then the connection closes).
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
@@ -299,6 +302,7 @@ export function buildServer(options: ServerOptions): SandboxServer {
 
   return {
     server,
+    handle,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);

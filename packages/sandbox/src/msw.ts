@@ -1,0 +1,101 @@
+// The sandbox as MSW request handlers (`@hosting-api/sandbox/msw`), for front-end tests that mock
+// the API with msw's setupServer. Not a second implementation: each intercepted request goes
+// through the sandbox server's own request listener (routing, auth, validation, the domain, the
+// error envelope, CORS), handed a request and a response object in place of a socket's, so the
+// answers are the server's byte for byte. Node only for now: the sandbox core is built on
+// node:http, node:crypto and node:zlib, so the browser's setupWorker cannot run it yet.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { HttpResponse, http, type RequestHandler } from 'msw';
+import { createSandboxCore, type SandboxOptions, type SandboxState } from './index.js';
+
+export interface SandboxHandlersOptions
+  extends Pick<SandboxOptions, 'seed' | 'speed' | 'startTime' | 'clients' | 'selfCheck' | 'webhookUrl'> {
+  /** Base address of the API the app calls, ending in /v1 (e.g. https://api.example.test/v1). */
+  baseUrl: string;
+  /** The auth root the app gets its token from (POST {authUrl}/auth/token); control routes too. */
+  authUrl: string;
+}
+
+export interface SandboxHandlers {
+  /** Give these to setupServer(...handlers) (or server.use). */
+  handlers: RequestHandler[];
+  /** Back to the seed: state, tokens and clock as at the start. */
+  reset(): void;
+  /** Moves the virtual clock forward, running the queued work that falls due. */
+  advance(ms: number): void;
+  /** The current state (the live object: read it, do not change it). */
+  state(): SandboxState;
+}
+
+/** A URL option without its trailing slash, checked. */
+function root(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`createSandboxHandlers: ${name} must be an absolute URL, got "${value}"`);
+  }
+  if (url.search || url.hash) throw new Error(`createSandboxHandlers: ${name} takes no query or fragment`);
+  return url.href.replace(/\/$/, '');
+}
+
+export function createSandboxHandlers(options: SandboxHandlersOptions): SandboxHandlers {
+  const baseUrl = root('baseUrl', options.baseUrl);
+  const authUrl = root('authUrl', options.authUrl);
+  if (!baseUrl.endsWith('/v1')) throw new Error(`createSandboxHandlers: baseUrl must end in /v1, got "${baseUrl}"`);
+  const { runtime, app } = createSandboxCore(options);
+
+  /** Answers a request as the server does, for the path the server would see (/v1/…, /auth/…). */
+  const answer = async (request: Request, path: string): Promise<Response> => {
+    const { handle } = await app;
+    const body = Buffer.from(await request.arrayBuffer());
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    if (body.length) headers['content-length'] = String(body.length);
+    else delete headers['content-length'];
+    const req = Object.assign(Readable.from(body.length ? [body] : []), {
+      method: request.method,
+      url: path,
+      headers,
+      socket: { remoteAddress: undefined },
+    }) as unknown as IncomingMessage;
+    return new Promise<Response>((resolve) => {
+      const out: Record<string, string> = {};
+      const setHeaders = (more?: Record<string, string | number>) => {
+        for (const [k, v] of Object.entries(more ?? {})) out[k.toLowerCase()] = String(v);
+      };
+      let status = 200;
+      const res = {
+        req,
+        headersSent: false,
+        setHeader: (name: string, value: string) => setHeaders({ [name]: value }),
+        writeHead(code: number, more?: Record<string, string | number>) {
+          status = code;
+          setHeaders(more);
+          res.headersSent = true;
+          return res;
+        },
+        end(data?: string | Buffer) {
+          delete out['content-length']; // the Response computes its own
+          resolve(new HttpResponse(data === undefined || data === '' ? null : data, { status, headers: out }));
+        },
+        destroy: () => resolve(HttpResponse.error()),
+      };
+      handle(req, res as unknown as ServerResponse);
+    });
+  };
+
+  const relative = (request: Request, prefix: string) => request.url.slice(prefix.length) || '/';
+  return {
+    handlers: [
+      http.all(`${baseUrl}/*`, ({ request }) => answer(request, `/v1${relative(request, baseUrl)}`)),
+      http.all(`${authUrl}/*`, ({ request }) => answer(request, relative(request, authUrl))),
+    ],
+    reset: () => runtime.reset(),
+    advance: (ms) => runtime.clock.advance(ms),
+    state: () => runtime.state,
+  };
+}
