@@ -12,5 +12,9 @@ export default defineConfig({
     isolate: false,
     // Starting Prism or building a sandbox can take a while on a loaded 2-core CI machine.
     hookTimeout: 60_000,
+    // The workspace packages' builds (dist/) load as Node loads them, untransformed: through the
+    // pnpm symlinks they sit outside node_modules, and vitest would otherwise transform every
+    // built file (the schemas' 600 KB included) in every run.
+    server: { deps: { external: [/\/dist\//] } },
   },
 });

@@ -19,6 +19,8 @@ import {
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { createContext, runInContext } from 'node:vm';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 
@@ -344,6 +346,63 @@ describe.skipIf(problem !== undefined)(
       expect(spec.openapi).toMatch(/^3\.1\./);
       expect(Object.keys(spec.paths).length).toBeGreaterThan(50);
       expect(readFileSync(req.resolve('@hosting-api/openapi/openapi.yaml'), 'utf8')).toMatch(/^openapi: ['"]?3\.1/m);
+    });
+
+    // The installed client in a browser build, as packages/client/test/browser-build.test.ts checks
+    // the workspace build: esbuild --platform=browser, then the bundle run in a bare V8 context that
+    // has the web APIs the client uses and no Node global (process, require, Buffer).
+    it('@hosting-api/client: a browser app bundles with esbuild and runs without Node globals', async () => {
+      writeFileSync(
+        join(scratch, 'browser-app.mjs'),
+        `import { createClient } from '@hosting-api/client';
+globalThis.run = async () => {
+  const client = createClient({ baseUrl: 'https://api.example.test/v1', accessToken: 't' });
+  const account = await client.account.get();
+  const refused = await client.sites.logs.php(123456, { status: 'Warning' }).then(() => null, (e) => e);
+  return { method: typeof client.sites.notes.create, email: account.email, name: refused?.name, code: refused?.code, message: refused?.message };
+};
+`,
+      );
+      const result = await build({
+        absWorkingDir: realpathSync(scratch),
+        entryPoints: ['browser-app.mjs'],
+        metafile: true,
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+      });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      // Everything from the installed package, with the browser variant behind #get-with-body.
+      expect(Object.keys(result.metafile.inputs).sort()).toEqual([
+        'browser-app.mjs',
+        'node_modules/@hosting-api/client/dist/get-with-body.browser.js',
+        'node_modules/@hosting-api/client/dist/index.js',
+      ]);
+      const code = result.outputFiles[0]!.text;
+      expect(code, 'a node: module').not.toMatch(/["'`]node:/);
+      expect(code, 'a require()').not.toMatch(/\brequire\b/);
+
+      const sent: string[] = [];
+      const fetch = async (url: string, init: { method?: string }) => {
+        sent.push(`${init.method} ${url}`);
+        const body = { message: 'Success', data: { email: 'owner@example.test' }, errors: null };
+        return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+      };
+      const context = createContext({ fetch, URL, AbortController, setTimeout, clearTimeout });
+      runInContext(code, context);
+      expect(runInContext('[typeof process, typeof require, typeof Buffer, typeof global].join()', context)).toBe(
+        'undefined,undefined,undefined,undefined',
+      );
+      const r = await context.run();
+      expect(r).toMatchObject({ method: 'function', email: 'owner@example.test', name: 'TypeError' });
+      expect(r.code).toBe('ERR_GET_WITH_BODY');
+      expect(r.message).toMatch(
+        /^listSitePhpLogs \(GET \/v1\/sites\/123456\/logs\/php\) sends a request body with GET, which fetch in browsers forbids/,
+      );
+      expect(sent, 'the GET with a body sent nothing').toEqual(['GET https://api.example.test/v1/account']);
     });
 
     it('types resolve for ESM and CommonJS TypeScript users (module nodenext)', () => {

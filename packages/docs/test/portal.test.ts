@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs script without types
-import { ensureChromium } from '../scripts/ensure-chromium.mjs';
+import { ensureChromium } from '../../../scripts/ensure-chromium.mjs';
 
 const dist = join(import.meta.dirname, '../dist');
 const portal = join(dist, 'index.html');

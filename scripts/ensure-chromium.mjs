@@ -27,10 +27,11 @@ export function ensureChromium() {
       skip: `${DEFAULT_PATH} not found and not root: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
     };
   }
-  const install = ['install', '-y', '--no-install-recommends', 'chromium'];
+  // Two browser suites may ask at once: the second waits for apt's lock instead of failing on it.
+  const install = ['-o', 'DPkg::Lock::Timeout=240', 'install', '-y', '--no-install-recommends', 'chromium'];
   let r = apt(install);
   // A fresh machine has no package lists yet; fetch them only when the first try needs them.
-  if (!r.ok) r = apt(['update']).ok ? apt(install) : r;
+  if (!r.ok) r = apt(['-o', 'DPkg::Lock::Timeout=240', 'update']).ok ? apt(install) : r;
   if (r.ok && existsSync(DEFAULT_PATH)) return { path: DEFAULT_PATH };
   const tail = r.output.trim().split('\n').slice(-3).join(' / ');
   return { skip: `could not install Chromium with apt-get (${tail})` };
