@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Serves dist/ on 127.0.0.1 (default port 5173) for the example; start the sandbox beside it with
-// `pnpm --filter @hosting-api/sandbox start -- --cors http://127.0.0.1:5173`.
+// `pnpm --filter @hosting-api/sandbox start --cors http://127.0.0.1:5173`.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
