@@ -20,6 +20,7 @@ if (chromiumPath.skip) console.warn(`example browser test skipped: ${chromiumPat
 
 describe.skipIf(!chromiumPath.path)('the example app in Chromium against the sandbox with CORS', () => {
   let browser: Browser;
+  let page: Page;
   let app: Served;
   let other: Served;
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -32,6 +33,7 @@ describe.skipIf(!chromiumPath.path)('the example app in Chromium against the san
       executablePath: chromiumPath.path,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
     });
+    page = await browser.newPage(); // one page for both origins: a page costs a renderer process
   });
   afterAll(async () => {
     await browser?.close();
@@ -40,15 +42,13 @@ describe.skipIf(!chromiumPath.path)('the example app in Chromium against the san
     other?.close();
   });
 
-  async function open(origin: string): Promise<Page> {
-    const page = await browser.newPage();
+  async function open(origin: string): Promise<void> {
     await page.goto(`${origin}/?auth=${encodeURIComponent(sandbox.authUrl)}`);
     await page.click('#sign-in button');
-    return page;
   }
 
   it('signs in, lists the sites and adds a note from the allowed origin', async () => {
-    const page = await open(app.origin);
+    await open(app.origin);
     await page.locator('#status', { hasText: 'Signed in' }).waitFor();
     const listed = await page.locator('#sites li').allTextContents();
     const seeded = sandbox.runtime.state.sites.map((s) => `${s.name} (${s.state})`);
@@ -62,13 +62,11 @@ describe.skipIf(!chromiumPath.path)('the example app in Chromium against the san
     expect(sandbox.runtime.state.notes.some((n) => n.subject === 'From the browser')).toBe(true);
     mkdirSync(results, { recursive: true });
     await page.screenshot({ path: join(results, 'example-sandbox.png') });
-    await page.close();
   });
 
   it('gets no answer from an origin the sandbox does not allow (the browser blocks it)', async () => {
-    const page = await open(other.origin);
+    await open(other.origin);
     await page.locator('#status.error').waitFor();
     expect(await page.textContent('#status')).toMatch(/Cannot reach the API/);
-    await page.close();
   });
 });
