@@ -3,13 +3,15 @@
 // operations are token operations served outside /v1, the auth root, the shared message texts).
 // Nothing here is a hand-kept list: every fact is read from the document.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { bundle, createConfig, parseYaml, Source } from '@redocly/openapi-core';
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Path of the bundled spec of this package (made by its `bundle` script). */
-export const specPath = () => fileURLToPath(new URL('../dist/openapi.json', import.meta.url));
+// import.meta.dirname, not `new URL(…, import.meta.url)`: under a DOM test environment (happy-dom,
+// jsdom) the global URL is the DOM's, which node:url's fileURLToPath refuses.
+export const specPath = () => join(import.meta.dirname, '../dist/openapi.json');
 
 /** A server's URL with its variables set to their defaults, without a trailing `/`. */
 export function serverUrl(server) {
