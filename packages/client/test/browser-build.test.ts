@@ -1,11 +1,12 @@
-// The client in browsers: an app that imports it bundles for the browser with esbuild with no
-// error or warning and no Node builtin, and in that build the two operations the API documents as
+// The client in browsers: an app that imports it bundles for the browser with esbuild and with
+// Vite with no error or warning and no Node builtin, and in that build the two operations the API documents as
 // GET with a body fail naming the operation, unless the caller passes a custom fetch.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { createLogger, build as viteBuild } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'client-browser-'));
@@ -63,6 +64,33 @@ describe('the client in a browser build', () => {
     const inputs = Object.keys(result.metafile!.inputs);
     expect(inputs.some((f) => f.endsWith('get-with-body.browser.js'))).toBe(true);
     expect(inputs.filter((f) => /get-with-body\.node|^node:|\/node:/.test(f))).toEqual([]);
+  });
+
+  it('bundles with Vite (its production build) with no error or warning, and no Node builtin', async () => {
+    const warnings: string[] = [];
+    const logger = createLogger('warn', { allowClearScreen: false });
+    logger.warn = (message) => warnings.push(message);
+    logger.warnOnce = (message) => warnings.push(message);
+    const output = await viteBuild({
+      root: dir,
+      configFile: false,
+      customLogger: logger,
+      logLevel: 'warn',
+      resolve: { alias: { '@hosting-api/client': join(import.meta.dirname, '..') } },
+      build: {
+        write: false,
+        minify: true,
+        lib: { entry, formats: ['es'], fileName: 'app' },
+      },
+    });
+    const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => ('output' in o ? o.output : []));
+    const code = chunks.map((c) => ('code' in c ? c.code : '')).join('\n');
+    expect(warnings).toEqual([]);
+    expect(code).toContain('ERR_GET_WITH_BODY'); // the browser variant, bundled
+    expect(code).not.toMatch(/["'`]node:|require\(["'`]https?["'`]\)/);
+    const modules = chunks.flatMap((c) => ('moduleIds' in c ? c.moduleIds : []));
+    expect(modules.some((m) => m.endsWith('get-with-body.browser.js'))).toBe(true);
+    expect(modules.filter((m) => /get-with-body\.node|^node:/.test(m))).toEqual([]);
   });
 
   it('fails a GET with a body naming the operation and why, at once, and sends it through a custom fetch', async () => {
