@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Outcome, runGate, testsDir } from './gate';
+import { contractDir, type Outcome, runGate } from './gate';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 interface Answer {
@@ -21,7 +21,6 @@ interface Request {
 /** Changes one exchange: answers instead of the sandbox (or undefined to pass it through). */
 type Drift = (req: Request, upstream: (req: Request) => Promise<Answer>) => Promise<Answer | undefined>;
 
-const contractDir = testsDir;
 let sandbox: Sandbox;
 let webhookPort: number;
 /** Rewrites webhook payloads on their way from the sandbox to the gate's listener. */
@@ -127,7 +126,7 @@ const liveEnv = (url: string): Record<string, string> => ({
   CONTRACT_CLIENT_SECRET: 'sandbox-secret',
   CONTRACT_ALLOW_WRITES: '1',
   CONTRACT_MIN_COVERAGE: '0',
-  CONTRACT_TARGET_DATA: join(contractDir, 'contract', 'sandbox-target.json'),
+  CONTRACT_TARGET_DATA: join(contractDir, 'sandbox-target.json'),
 });
 function failures(outcome: Outcome): Record<string, string> {
   const out: Record<string, string> = {};
@@ -215,7 +214,7 @@ describe('contract gate against a drifting service (auth probes, token responses
   it('reports each drift on exactly the transaction it touches', async () => {
     const p = await proxy([observeTokens, ...Object.values(SERVICE_DRIFTS).map(([drift]) => drift)]);
     try {
-      const outcome = await runGate('contract/run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
+      const outcome = await runGate('run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
       // The control: every transaction the drifts leave alone passes through the proxy (the
       // sandbox keeps the contract; contract:sandbox runs it without a proxy).
@@ -247,7 +246,7 @@ describe('contract gate against a drifting service (auth probes, token responses
       },
     ]);
     try {
-      const outcome = await runGate('contract/run.mjs', ['--live', '--only', 'getSite'], liveEnv(p.url));
+      const outcome = await runGate('run.mjs', ['--live', '--only', 'getSite'], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
       expect(failures(outcome)['getSite 200'], outcome.output).toMatch(
         /token response .* does not match the spec: .*body\/data must have required property 'expires_in'/,
@@ -354,7 +353,7 @@ describe('contract workflows against a drifting service (state, behaviour across
     sandbox.reset();
     const p = await proxy(drifts);
     try {
-      return await runGate('contract/workflows.mjs', ['--live', '--workflow', WORKFLOWS.join(',')], {
+      return await runGate('workflows.mjs', ['--live', '--workflow', WORKFLOWS.join(',')], {
         ...liveEnv(p.url),
         CONTRACT_CONTROL_URL: p.url,
         CONTRACT_WEBHOOK_PORT: String(webhookPort),
@@ -379,7 +378,7 @@ describe('contract workflows against a drifting service (state, behaviour across
     try {
       const env = liveEnv(p.url);
       delete env.CONTRACT_ALLOW_WRITES;
-      const outcome = await runGate('contract/workflows.mjs', ['--live'], env);
+      const outcome = await runGate('workflows.mjs', ['--live'], env);
       expect(outcome.code, outcome.output).toBe(0);
       expect(outcome.output).toMatch(
         /skipped notes-lifecycle: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it/,

@@ -1,4 +1,4 @@
-// Runs one of the gate's scripts (contract/run.mjs, contract/workflows.mjs) as a user would: a child
+// Runs one of the gate's phase scripts (@hosting-api/contract's src/run.mjs, src/workflows.mjs) as a user would: a child
 // process with the given environment (no CONTRACT_* variable of this process leaks in); collects its
 // output and, for run.mjs, every transaction's outcome.
 import { spawn } from 'node:child_process';
@@ -12,15 +12,15 @@ export interface Outcome {
   results: { key: string; name?: string; outcome: string; errors?: string[] }[];
 }
 
-/** The tests package's folder (where `contract/` lives). */
-export const testsDir = join(__dirname, '..');
+/** The gate's sources (packages/contract/src). */
+export const contractDir = join(__dirname, '../../packages/contract/src');
 
 export function runGate(script: string, args: string[], env: Record<string, string | undefined>): Promise<Outcome> {
   const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
-  const withResults = script === 'contract/run.mjs' ? ['--results', resultsFile] : [];
+  const withResults = script === 'run.mjs' ? ['--results', resultsFile] : [];
   const child = spawn(process.execPath, [script, ...args, ...withResults], {
-    cwd: testsDir,
+    cwd: contractDir,
     env: { ...clean, ...env },
   });
   let output = '';

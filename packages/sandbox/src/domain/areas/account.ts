@@ -41,7 +41,7 @@ export function searchActivity(
   if (!Number.isInteger(page) || page < 1) throw badRequest('body.page: must be an integer of at least 1');
   const filters = input?.filters ?? [];
   filters.forEach((f, i) => {
-    if (!(f.field in FILTER_FIELDS)) {
+    if (!Object.hasOwn(FILTER_FIELDS, f.field)) {
       throw badRequest(`body.filters.${i}.field: must be one of ${Object.keys(FILTER_FIELDS).join(', ')}`);
     }
     if (f.operator !== 'equals' && f.operator !== 'contains') {

@@ -190,7 +190,8 @@ export default defineArea({
     const { body, state } = ctx;
     const zone = findZone(state, ctx.params.zone_id);
     const provider = body.provider.trim().toLowerCase();
-    const records = EMAIL_PROVIDERS[provider];
+    // Own keys only: "constructor" is no provider.
+    const records = Object.hasOwn(EMAIL_PROVIDERS, provider) ? EMAIL_PROVIDERS[provider] : undefined;
     if (!records) {
       throw badRequest(
         `body.provider: unknown email provider ${body.provider}; known: ${Object.keys(EMAIL_PROVIDERS).join(', ')}`,

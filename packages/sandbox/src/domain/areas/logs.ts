@@ -497,7 +497,7 @@ function checkNames(
   const names = list ?? fallback;
   if (names.length === 0) throw badRequest(`body.${field}: name at least one of ${Object.keys(known).join(', ')}`);
   names.forEach((n, i) => {
-    if (!(n in known))
+    if (!Object.hasOwn(known, n))
       throw badRequest(
         `body.${field}.${i}: unknown ${field.replace(/s$/, '')} ${n}; known: ${Object.keys(known).join(', ')}`,
       );

@@ -1,22 +1,20 @@
 #!/usr/bin/env node
 // The contract gate's stateful half: runs the Arazzo workflows of spec/workflows with
 // `redocly respect` against the sandbox (started here) or a live target, and validates every
-// webhook delivery the target sends to the listener it runs. See test/contract/README.md.
+// webhook delivery the target sends to the listener it runs. See README.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
 import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
 
-const HELP = `Usage: node contract/workflows.mjs [--sandbox | --live] [--workflow IDS] [--report FILE]
+const HELP = `Usage: node src/workflows.mjs [--sandbox | --live] [--workflow IDS] [--report FILE]
 
   --sandbox        (the default) start @hosting-api/sandbox (free port, frozen clock, webhooks to the gate's
                    listener) and run every workflow of spec/workflows
@@ -25,6 +23,7 @@ const HELP = `Usage: node contract/workflows.mjs [--sandbox | --live] [--workflo
                    CONTRACT_ALLOW_WRITES=1
   --workflow IDS   comma-separated workflowIds to run (default: all that may run)
   --report FILE    write {"passed": N, "failed": N, "skipped": N} (workflows, for CI totals)
+  --results FILE   write every workflow's outcome, the schema problems and the invalid webhooks as JSON
 
 Live targets, optional:
   CONTRACT_WEBHOOK_PORT   port the gate's webhook listener binds (the target must deliver to
@@ -43,6 +42,7 @@ const { values, usage } = parseCommandLine('contract:workflows', HELP, {
   live: { type: 'boolean', default: false },
   workflow: { type: 'string' },
   report: { type: 'string' },
+  results: { type: 'string' },
 });
 if (values.sandbox && values.live) usage('say one target: --sandbox (the default) or --live.');
 const target = values.live ? 'live' : 'sandbox';
@@ -71,10 +71,15 @@ const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId)
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
 const { createChecker } = require('./spec-check.cjs');
+const { checkOfProblem } = require('./checks.cjs');
 const checker = await createChecker(model);
 
 // ---- the workflows -------------------------------------------------------------------------
-const dir = resolve(process.env.CONTRACT_WORKFLOWS_DIR ?? join(here, '..', '..', 'spec', 'workflows'));
+// The workflows ship with the spec package, so the gate's version is the spec's.
+const dir = resolve(
+  process.env.CONTRACT_WORKFLOWS_DIR ??
+    join(dirname(require.resolve('@hosting-api/openapi/package.json')), 'workflows'),
+);
 if (!existsSync(dir)) usage(`no workflows folder: ${dir}`);
 // The operations of the sandbox's control routes and of the gate's listener (clock, reset, webhook
 // deliveries, finding a list item): none of them changes the target's data.
@@ -306,7 +311,7 @@ try {
 } catch (error) {
   process.stderr.write(`contract:workflows: ${error.message}\n`);
   await stopAll();
-  process.exit(1);
+  process.exit(3); // the target is unreachable or refuses the credentials
 }
 
 // ---- which workflows run -------------------------------------------------------------------
@@ -390,11 +395,41 @@ await stopAll();
 
 // ---- summary -------------------------------------------------------------------------------
 const outcome = new Map();
+const detail = new Map(); // workflowId → {ms, failures, expected, actual, request} from respect's report
 for (const jsonOut of reports.filter((f) => existsSync(f))) {
   const report = JSON.parse(readFileSync(jsonOut, 'utf8'));
   for (const file of Object.values(report.files ?? {})) {
-    for (const wf of file.executedWorkflows ?? [])
+    for (const wf of file.executedWorkflows ?? []) {
       outcome.set(wf.workflowId, wf.status === 'success' ? 'pass' : 'fail');
+      const step = (wf.executedSteps ?? []).find((s) => s.checks?.some((c) => !c.passed && c.severity === 'error'));
+      const failing = step?.checks.filter((c) => !c.passed && c.severity === 'error') ?? [];
+      detail.set(wf.workflowId, {
+        ms: Math.round(wf.totalTimeMs ?? 0),
+        failures: failing.map((c) => ({
+          check: 'workflow_success',
+          message:
+            `step ${step.stepId}: ${c.name}: ${c.condition ?? ''} ${c.message ? `(${c.message.replace(/\s+/g, ' ').slice(0, 300)})` : ''}`.trim(),
+        })),
+        expected: failing[0]?.condition,
+        actual: step?.response?.statusCode,
+        request: step?.request && {
+          method: step.request.method.toUpperCase(),
+          url: step.request.url.replace(recorderUrl, baseUrl),
+          headers: Object.fromEntries(
+            Object.entries(step.request.headers ?? {}).map(([k, v]) => [
+              k,
+              /^authorization$/i.test(k) ? 'Bearer $TOKEN' : v,
+            ]),
+          ),
+          body:
+            step.request.body === undefined
+              ? undefined
+              : typeof step.request.body === 'string'
+                ? step.request.body
+                : JSON.stringify(step.request.body),
+        },
+      });
+    }
   }
 }
 rmSync(work, { recursive: true, force: true });
@@ -433,5 +468,51 @@ if (values.report) {
     values.report,
     `${JSON.stringify({ passed: passed.length, failed: failures, skipped: skipped.length })}\n`,
   );
+}
+if (values.results) {
+  const byId = (w, outcome, more) => ({
+    key: w.id,
+    name: w.id,
+    check: 'workflow_success',
+    file: w.file.split('/').pop(),
+    outcome,
+    ms: detail.get(w.id)?.ms,
+    ...more,
+  });
+  const failedWith = (w) => {
+    const d = detail.get(w.id) ?? {};
+    const failures = d.failures?.length
+      ? d.failures
+      : [{ check: 'workflow_success', message: `workflow ${w.id} failed: see its steps in the output` }];
+    return {
+      failures,
+      errors: failures.map((f) => f.message),
+      expected: d.expected,
+      actual: d.actual,
+      request: d.request,
+    };
+  };
+  const results = [
+    ...passed.map((w) => byId(w, 'pass')),
+    ...failed.map((w) => byId(w, 'fail', failedWith(w))),
+    ...skipped.map((s) => ({ key: s.id, name: s.id, check: 'workflow_success', outcome: 'skip', reason: s.reason })),
+    ...schemaProblems.map((p) => ({
+      key: p.split(':')[0],
+      name: `response ${p.split(':')[0]}`,
+      operationId: p.split(' ')[0],
+      outcome: 'fail',
+      failures: [{ check: checkOfProblem(p.split(': ').slice(1).join(': ')), message: p }],
+      errors: [p],
+    })),
+    ...badDeliveries.map((d) => ({
+      key: `webhook ${d.event}`,
+      name: `webhook ${d.event} #${d.seq}`,
+      check: 'webhook_conformance',
+      outcome: 'fail',
+      failures: d.errors.map((message) => ({ check: 'webhook_conformance', message })),
+      errors: d.errors,
+    })),
+  ];
+  writeFileSync(values.results, JSON.stringify({ mode: target, results }, null, 1));
 }
 process.exit(failures === 0 ? 0 : 1);

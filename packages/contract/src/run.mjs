@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The contract gate: runs Dredd with contract/hooks.cjs against the mock or a live target and
-// prints what was tested. See test/contract/README.md.
+// The gate's examples phase: runs Dredd with hooks.cjs against the mock or a live target and
+// prints what was tested. Started by main.mjs (hosting-api-contract examples); see README.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,12 +15,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Live runs fail when they exercise less than this share (percent) of the documented responses. */
 const DEFAULT_MIN_COVERAGE = 25;
-const HELP = `Usage: node contract/run.mjs (--mock | --sandbox | --live) [--only IDS] [--report FILE] [--results FILE]
+const HELP = `Usage: node src/run.mjs (--mock | --sandbox | --live) [--only IDS] [--report FILE] [--results FILE]
 
   --mock          run against the Prism mock (started here, or CONTRACT_MOCK_URL if set);
                   every documented response must be exercised and pass
   --sandbox       run against @hosting-api/sandbox (started here, frozen clock) as a live
-                  target with writes allowed and contract/sandbox-target.json as target data
+                  target with writes allowed and src/sandbox-target.json as target data
                   (or CONTRACT_TARGET_DATA); every documented response must have a transaction
   --live          run against CONTRACT_BASE_URL / CONTRACT_AUTH_URL with CONTRACT_CLIENT_ID /
                   CONTRACT_CLIENT_SECRET; read-only unless CONTRACT_ALLOW_WRITES=1
@@ -121,7 +121,7 @@ if (mode === 'live') {
     process.stderr.write(
       `contract:live: ${error.message}\nCheck CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.\n`,
     );
-    process.exit(1);
+    process.exit(3); // the target is unreachable or refuses the credentials
   }
 }
 
@@ -309,5 +309,20 @@ if (values.report) {
   mkdirSync(dirname(resolve(values.report)), { recursive: true });
   writeFileSync(values.report, `${JSON.stringify(summary)}\n`);
 }
-if (values.results) writeFileSync(values.results, JSON.stringify({ mode: target, summary, gaps, results }, null, 1));
+// Failures that belong to no transaction, for the reports.
+const problems = gaps.map((key) => ({
+  name: `${key}: no transaction`,
+  check: 'response_coverage',
+  message: `${key} is documented, but Dredd made no transaction for it`,
+}));
+if (target === 'live' && coverage < minCoverage)
+  problems.push({
+    name: 'coverage',
+    check: 'response_coverage',
+    message: `${coverage.toFixed(1)}% of the documented responses exercised, below the floor of ${minCoverage}%`,
+  });
+if (code !== 0 && failed.length + problems.length === 0)
+  problems.push({ name: 'dredd', check: 'status_code_conformance', message: `Dredd exited with code ${code}` });
+if (values.results)
+  writeFileSync(values.results, JSON.stringify({ mode: target, summary, gaps, results, problems }, null, 1));
 process.exit(failures === 0 ? 0 : 1);

@@ -8,10 +8,11 @@
 //     responses that cannot be provoked without knowing the target's state,
 //   - validate every response body against the OpenAPI 3.1 schema with JSON Schema 2020-12 (Ajv),
 //     replacing Dredd's own body check, which compares only the keys of the first example.
-// Configuration comes from the environment that contract/run.mjs sets (see README).
+// Configuration comes from the environment that src/run.mjs sets (see README).
 const hooks = require('hooks');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { createChecker } = require('./spec-check.cjs');
+const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -22,6 +23,9 @@ const ONLY = (env.CONTRACT_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+// The checks that run (--checks / --exclude-checks); problems of the others are not reported.
+const CHECKS = checksFromEnv();
+const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
@@ -33,7 +37,7 @@ const SKIPS = {};
 // Operations that only read, although some are POSTs (searches, validation, metric queries).
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
-// ---- the spec: its model (@hosting-api/openapi/model) and the checks of contract/spec-check.cjs --
+// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs --
 // Loaded before the first transaction (beforeAll); the token operations (served at the auth URL,
 // outside /v1) and their paths come from the model, not from a list kept here.
 let operations;
@@ -45,7 +49,7 @@ let tokenOp; // the token operation that issues tokens (client-credentials grant
 let revokeOp; // the one that revokes a token, from the model
 let credentials;
 let checker;
-let requestToken; // contract/cli.mjs obtainToken
+let requestToken; // cli.mjs obtainToken
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
   ({ obtainToken: requestToken } = await import('./cli.mjs'));
@@ -94,7 +98,7 @@ const withSlash = (u) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
 // probes off for another stand-in that accepts any token.
 let revoked;
 let revokedError;
-const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0';
+const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0' && CHECKS.has('ignored_auth');
 
 hooks.beforeAll((transactions, done) => {
   loadSpec()
@@ -310,7 +314,11 @@ async function send(method, url, body, authorised = false) {
   if (res.status >= 400) throw new Error(`${method} ${url.pathname} answered ${res.status}: ${text.slice(0, 200)}`);
 }
 
-function finish(transaction, info, status, body, done) {
+function finish(transaction, info, status, body, next) {
+  const done = () => {
+    transaction.contract.sentAt = performance.now();
+    next();
+  };
   // Revoking: use a token of its own, so the run's token stays valid.
   if (info.op.operationId === revokeOp.operationId && status.startsWith('2')) {
     obtainToken().then(
@@ -332,6 +340,8 @@ function finish(transaction, info, status, body, done) {
 // Dredd's own body check compares the keys of the first example with the response; the full
 // schema check in afterEach replaces it (Dredd still checks the status code and Content-Type).
 hooks.beforeEachValidation((transaction) => {
+  if (transaction.contract?.sentAt)
+    transaction.contract.ms = Math.round(performance.now() - transaction.contract.sentAt);
   delete transaction.expected.body;
   delete transaction.expected.bodySchema;
   // Gavel compares Content-Type exactly; `application/json; charset=utf-8` is the same media type.
@@ -489,7 +499,7 @@ async function afterEachAsync(transaction) {
       );
     }
     if (!problems.length && info && c.status.startsWith('2')) {
-      if (/^application\/(gzip|sql)$/.test(actualType) && MODE === 'live')
+      if (/^application\/(gzip|sql)$/.test(actualType) && MODE === 'live' && CHECKS.has('download_conformance'))
         problems.push(...(await downloadProblems(transaction, actualType)));
       // A list that holds nothing checks no item: against a target with data it must not be empty.
       let parsed;
@@ -509,7 +519,14 @@ async function afterEachAsync(transaction) {
     }
     if (PROBES && info && c.status === '401' && !problems.length)
       problems.push(...(await authProbes(transaction, info)));
+    if (MAX_RESPONSE_TIME && c.ms > MAX_RESPONSE_TIME)
+      problems.push(`response time ${c.ms} ms, over the limit of ${MAX_RESPONSE_TIME} ms`);
   }
+  // Problems of checks left out (--exclude-checks) are not reported; "not sent" ones always are.
+  const failures = problems
+    .map((message) => ({ check: transaction.real ? checkOfProblem(message) : 'status_code_conformance', message }))
+    .filter((f) => CHECKS.has(f.check) || !transaction.real);
+  problems.splice(0, problems.length, ...failures.map((f) => f.message));
   if (problems.length) {
     transaction.fail = problems.join('; ');
     if (transaction.test) transaction.test.message = `${transaction.test.message ?? ''}${problems.join('\n')}\n`;
@@ -520,12 +537,32 @@ async function afterEachAsync(transaction) {
     ...record,
     outcome: problems.length ? 'fail' : 'pass',
     errors: problems.length ? problems : undefined,
+    failures: failures.length ? failures : undefined,
+    actual: transaction.real?.statusCode,
+    ms: c.ms,
+    request: requestOf(transaction),
     said,
     empty: empty || undefined,
     probed: PROBES && c.status === '401' ? true : undefined,
   });
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
+}
+
+/** The request as sent, for reproducers: the run's tokens stand as $TOKEN. */
+function requestOf(transaction) {
+  const headers = { ...transaction.request.headers };
+  if (headers.Authorization) headers.Authorization = headers.Authorization.replace(/^(\w+) \S+$/, '$1 $TOKEN');
+  return {
+    method: transaction.request.method,
+    url: `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`,
+    headers,
+    // The token operations' form bodies hold the client secret and tokens.
+    body:
+      transaction.request.body
+        ?.replace(/(client_secret=)[^&]*/, '$1$CONTRACT_CLIENT_SECRET')
+        .replace(/(^|&)(token=)[^&]*/, '$1$2$TOKEN') || undefined,
+  };
 }
 
 /**

@@ -1,0 +1,7 @@
+// Programmatic entry of @hosting-api/cli: the command layer the `hosting-api` executable runs.
+export { configDir, credentialsPath, tokenPath } from './config';
+export { EXIT, exitCode } from './errors';
+export { operations } from './generated/operations';
+export type { Io } from './io';
+export { buildProgram, parseDuration, run } from './run';
+export type { ArgumentSpec, CommandSpec, FieldSpec, FieldType, WaitRule } from './spec';

@@ -1,0 +1,633 @@
+#!/usr/bin/env node
+import { mkdirSync, writeFileSync } from 'node:fs';
+// The gate's generated-input phase: seeded fast-check inputs for every operation, checked by the
+// fuzz checks of checks.cjs (negative_data_rejection, positive_data_acceptance, use_after_delete,
+// ensure_resource_availability, filter_semantics, ignored_auth, max_response_time) and by the
+// response checks (status, Content-Type, headers, 3.1 schema) on every answer. Started by main.mjs.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { loadModel } from '@hosting-api/openapi/model';
+import fc from 'fast-check';
+import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { bodyMutations, breaking, valid } from './generate.mjs';
+
+const require = createRequire(import.meta.url);
+const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
+const { createChecker } = require('./spec-check.cjs');
+
+const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
+
+  --sandbox          start @hosting-api/sandbox (frozen clock, reset before each operation)
+  --live             CONTRACT_BASE_URL / CONTRACT_AUTH_URL / CONTRACT_CLIENT_ID / CONTRACT_CLIENT_SECRET;
+                     operations that change the target only with CONTRACT_ALLOW_WRITES=1, and then
+                     only on resources the run created
+  --seed N           fast-check seed (default: random, printed); the same seed gives the same inputs
+  --max-examples N   generated inputs per operation and check (default 20)
+  --only IDS         comma-separated operationIds
+  --results FILE     every case as JSON
+Path parameters come from the spec's examples; CONTRACT_FUZZ_PARAMS (a JSON object) overrides them.`;
+
+const { values, usage } = parseCommandLine('contract fuzz', HELP, {
+  sandbox: { type: 'boolean', default: false },
+  live: { type: 'boolean', default: false },
+  seed: { type: 'string' },
+  'max-examples': { type: 'string', default: '20' },
+  only: { type: 'string' },
+  results: { type: 'string' },
+});
+if (values.sandbox === values.live) usage('say one target: --sandbox or --live.');
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+const numRuns = Number(values['max-examples']);
+if (!Number.isInteger(seed)) usage(`--seed must be an integer, got "${values.seed}"`);
+if (!(Number.isInteger(numRuns) && numRuns > 0))
+  usage(`--max-examples must be a positive integer, got "${values['max-examples']}"`);
+let CHECKS;
+try {
+  CHECKS = checksFromEnv();
+} catch (error) {
+  usage(error.message);
+}
+const MAX_MS = Number(process.env.CONTRACT_MAX_RESPONSE_TIME) || 0;
+let params = {};
+try {
+  params = JSON.parse(process.env.CONTRACT_FUZZ_PARAMS ?? '{}');
+} catch (error) {
+  usage(`CONTRACT_FUZZ_PARAMS is not a JSON object: ${error.message}`);
+}
+
+let specFile;
+try {
+  specFile = process.env.HOSTING_API_SPEC
+    ? resolve(process.env.HOSTING_API_SPEC)
+    : require.resolve('@hosting-api/openapi/openapi.json');
+} catch {
+  usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
+}
+const model = await loadModel(specFile);
+const checker = await createChecker(model);
+const started = Date.now();
+
+let sandbox;
+let baseUrl;
+let authUrl;
+if (values.sandbox) {
+  sandbox = await startGateSandbox(usage);
+  ({ url: baseUrl, authUrl } = sandbox);
+} else {
+  requireLiveVars('fuzz --live', 'Operations that change the target run only with CONTRACT_ALLOW_WRITES=1.');
+  baseUrl = process.env.CONTRACT_BASE_URL.replace(/\/$/, '');
+  authUrl = process.env.CONTRACT_AUTH_URL.replace(/\/$/, '');
+}
+const live = !sandbox;
+const allowWrites = !live || process.env.CONTRACT_ALLOW_WRITES === '1';
+let token;
+try {
+  token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
+} catch (error) {
+  process.stderr.write(`contract fuzz: ${error.message}\n`);
+  await sandbox?.stop();
+  process.exit(3);
+}
+console.log(
+  `Contract fuzz: ${live ? 'live' : 'sandbox'} target, base URL ${baseUrl}; seed ${seed}, ${numRuns} examples per operation and check`,
+);
+
+// ---- requests ------------------------------------------------------------------------------
+const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
+const isRead = (op) => op.method === 'get' || READ_VERBS.test(op.operationId);
+const byPath = new Map(model.operations.map((o) => [`${o.method} ${o.path}`, o]));
+const jsonBody = (op) => op.requestBody?.content?.['application/json'];
+const example = (media) => media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+const paramExample = (p) =>
+  p.example ?? Object.values(p.examples ?? {})[0]?.value ?? p.schema?.example ?? p.schema?.examples?.[0];
+
+/** The request of `op`: path parameters from `over`, CONTRACT_FUZZ_PARAMS or the spec's examples. */
+function requestOf(op, { path: over = {}, query = {}, body, auth = 'token' } = {}) {
+  const url = new URL(
+    op.path
+      .replace(/\{([^}]+)\}/g, (_, name) =>
+        encodeURIComponent(
+          String(
+            over[name] ??
+              params[name] ??
+              paramExample(op.parameters.find((p) => p.name === name && p.in === 'path') ?? {}) ??
+              1,
+          ),
+        ),
+      )
+      .replace(/^\//, ''),
+    `${op.outsideV1 ? authUrl : baseUrl}/`,
+  );
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers = { Accept: 'application/json' };
+  if (auth === 'token' && op.requiresToken) headers.Authorization = `Bearer ${token}`;
+  else if (auth === 'garbage') headers.Authorization = 'Bearer garbage-token';
+  let text;
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    text = JSON.stringify(body);
+  }
+  return { method: op.method.toUpperCase(), url: url.href, headers, body: text };
+}
+
+/** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
+function send(req) {
+  if (process.env.FUZZ_DEBUG) console.error(req.method, req.url, req.body ?? '');
+  const t0 = performance.now();
+  return new Promise((done, fail) => {
+    const url = new URL(req.url);
+    const headers = {
+      ...req.headers,
+      ...(req.body !== undefined ? { 'Content-Length': Buffer.byteLength(req.body) } : {}),
+    };
+    const r = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method: req.method, headers, timeout: 30_000 },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {}
+          done({ status: res.statusCode, headers: res.headers, text, json, ms: Math.round(performance.now() - t0) });
+        });
+      },
+    );
+    r.on('timeout', () => r.destroy(new Error('no answer within 30 s')));
+    r.on('error', fail);
+    r.end(req.body);
+  });
+}
+
+/** Problems of an answer by check: the response checks, then max_response_time. */
+function responseFailures(op, res, { expect } = {}) {
+  const problems = checker.checkResponse({ op: op.operation }, expect ?? String(res.status), {
+    statusCode: res.status,
+    headers: res.headers,
+    body: res.text,
+  });
+  if (MAX_MS && res.ms > MAX_MS) problems.push(`response time ${res.ms} ms, over the limit of ${MAX_MS} ms`);
+  return problems.map((message) => ({ check: checkOfProblem(message), message }));
+}
+
+const reset = () => (sandbox ? sandbox.reset() : undefined);
+
+// ---- results -------------------------------------------------------------------------------
+const results = [];
+const masked = (req) => ({
+  ...req,
+  headers: {
+    ...req.headers,
+    ...(req.headers.Authorization?.startsWith('Bearer ') && req.headers.Authorization !== 'Bearer garbage-token'
+      ? { Authorization: 'Bearer $TOKEN' }
+      : {}),
+  },
+});
+function record(check, op, name, outcome, more = {}) {
+  results.push({
+    phase: 'fuzz',
+    check,
+    operationId: op.operationId,
+    key: `${check} ${op.operationId}`,
+    name,
+    outcome,
+    ...more,
+    request: more.request && masked(more.request),
+  });
+}
+const skip = (check, op, reason) =>
+  CHECKS.has(check) && record(check, op, `${check} ${op.operationId}`, 'skip', { reason });
+
+/**
+ * Runs a property with fast-check: `attempt(input)` returns the failures of one input ([] passes).
+ * A failing input is shrunk, then replayed once for the record (its request and answer).
+ */
+async function property(check, op, arbitrary, attempt) {
+  // Each operation and check has a seed of its own, so --only replays the same inputs as the full run.
+  const index = [...`${check} ${op.operationId}`].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0);
+  const t0 = Date.now();
+  let last;
+  const out = await fc.check(
+    fc.asyncProperty(arbitrary, async (input) => {
+      last = await attempt(input);
+      return last.failures.length === 0;
+    }),
+    { seed: (seed + index) | 0, numRuns, endOnFailure: false },
+  );
+  if (out.failed && out.counterexample) last = await attempt(out.counterexample[0]);
+  const more = { ms: Date.now() - t0, runs: out.numRuns };
+  if (!out.failed) return record(check, op, `${check} ${op.operationId}`, 'pass', more);
+  const failures = last?.failures?.length
+    ? last.failures
+    : [{ check, message: String(out.errorInstance ?? out.error ?? 'failed') }];
+  record(check, op, `${check} ${op.operationId}`, 'fail', {
+    ...more,
+    failures,
+    errors: failures.map((f) => `${f.check}: ${f.message}`),
+    input: last?.what,
+    expected: last?.expected,
+    actual: last?.actual,
+    request: last?.request,
+    shrinks: out.numShrinks,
+  });
+}
+
+/** The read that shows whether a write changed something: GET of the same path, else of its parent. */
+function readOf(op) {
+  if (op.method === 'get') return op;
+  let path = op.path;
+  while (path) {
+    const found = byPath.get(`get ${path}`);
+    if (found) return found;
+    path = path.replace(/\/[^/]+$/, '');
+  }
+  return undefined;
+}
+const snapshot = async (read) => (read ? (await send(requestOf(read))).text : undefined);
+
+// ---- the checks ----------------------------------------------------------------------------
+const only = (values.only ?? process.env.CONTRACT_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const operations = model.operations.filter((o) => !o.outsideV1 && (!only.length || only.includes(o.operationId)));
+const created = new Map(); // path parameter name → ids the run created (live runs touch only those)
+
+/** Live runs change only what they created: the last path parameter must be one of those. */
+function writeAllowed(op) {
+  if (isRead(op)) return { ok: true };
+  if (!allowWrites) return { ok: false, reason: 'changes the target; give --allow-writes to run it' };
+  if (!live) return { ok: true };
+  const last = op.path.match(/\{([^}]+)\}$/)?.[1];
+  const isCreate = op.method === 'post' && [...byPath.keys()].some((k) => k.startsWith(`get ${op.path}/{`));
+  if (isCreate || !last) return { ok: true };
+  const ids = created.get(last);
+  return ids?.length
+    ? { ok: true, path: { [last]: ids.at(-1) } }
+    : { ok: false, reason: `touches a ${last} the run did not create` };
+}
+
+async function negativeDataRejection(op) {
+  const media = jsonBody(op);
+  const base = example(media) ?? {};
+  const documented4xx = Object.keys(op.responses).filter((s) => /^4\d\d$/.test(s) && s !== '401' && s !== '403');
+  const arbs = media?.schema ? bodyMutations(media.schema) : [];
+  for (const p of op.parameters.filter((p) => p.in === 'query' && p.schema)) {
+    const schema = p.schema;
+    const t = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const queryArbs = breaking(schema, `query ${p.name}`).filter(
+      (_, i) => i > 0 || t.some((x) => ['integer', 'number', 'boolean'].includes(x)),
+    );
+    for (const arb of queryArbs)
+      arbs.push(
+        arb
+          .filter(({ value }) => ['string', 'number', 'boolean'].includes(typeof value))
+          .map(({ what, value }) => ({ what, query: { [p.name]: value } })),
+      );
+  }
+  for (const p of op.parameters.filter((p) => p.in === 'path' && ['integer', 'number'].includes(p.schema?.type)))
+    arbs.push(
+      fc.string({ maxLength: 6 }).map((s) => ({ what: `path ${p.name} not a number`, path: { [p.name]: `x${s}` } })),
+    );
+  if (!arbs.length) return skip('negative_data_rejection', op, 'declares no body or query constraint to break');
+  if (!documented4xx.length) return skip('negative_data_rejection', op, 'documents no 4xx for invalid input');
+  // Refused writes must change nothing: a read before and after each (reads change nothing by
+  // definition, and a read that answers differently each time proves nothing).
+  let read = isRead(op) ? undefined : readOf(op);
+  const [first, second] = read ? [await snapshot(read), await snapshot(read)] : [];
+  if (first !== second) read = undefined;
+  await property('negative_data_rejection', op, fc.oneof(...arbs), async (mutation) => {
+    const req = requestOf(op, {
+      path: mutation.path,
+      query: mutation.query,
+      body: mutation.apply ? mutation.apply(base) : media ? base : undefined,
+    });
+    const before = await snapshot(read);
+    const res = await send(req);
+    const after = await snapshot(read);
+    const failures = [];
+    if (!documented4xx.includes(String(res.status)))
+      failures.push({
+        check: 'negative_data_rejection',
+        message: `${mutation.what}: answered ${res.status}, expected a documented 4xx (${documented4xx.join(', ')})`,
+      });
+    else failures.push(...responseFailures(op, res));
+    if (before !== after)
+      failures.push({
+        check: 'negative_data_rejection',
+        message: `${mutation.what}: refused, but ${read.method.toUpperCase()} ${read.path} reads differently afterwards`,
+      });
+    return {
+      failures: failures.filter((f) => CHECKS.has(f.check)),
+      what: mutation.what,
+      request: req,
+      expected: documented4xx.join(' or '),
+      actual: res.status,
+    };
+  });
+}
+
+async function positiveDataAcceptance(op) {
+  const allowed = writeAllowed(op);
+  if (!allowed.ok) return skip('positive_data_acceptance', op, allowed.reason);
+  const media = jsonBody(op);
+  const queryParams = op.parameters.filter((p) => p.in === 'query' && p.schema);
+  const arb = fc.record({
+    body: media?.schema ? valid(media.schema) : fc.constant(undefined),
+    query: fc.record(Object.fromEntries(queryParams.map((p) => [p.name, valid(p.schema)])), {
+      requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name),
+    }),
+  });
+  await property('positive_data_acceptance', op, arb, async (input) => {
+    await reset();
+    const req = requestOf(op, {
+      path: allowed.path,
+      query: input.query,
+      body: op.requestBody ? input.body : undefined,
+    });
+    const res = await send(req);
+    const failures = [];
+    if (res.status >= 500 || !(String(res.status) in op.responses))
+      failures.push({
+        check: 'positive_data_acceptance',
+        message: `valid input answered ${res.status}; documented: ${Object.keys(op.responses).join(', ')}`,
+      });
+    else failures.push(...responseFailures(op, res));
+    return {
+      failures: failures.filter((f) => CHECKS.has(f.check)),
+      what: JSON.stringify(input),
+      request: req,
+      expected: Object.keys(op.responses).join(', '),
+      actual: res.status,
+    };
+  });
+}
+
+async function ignoredAuth(op) {
+  if (!op.requiresToken || !('401' in op.responses)) return;
+  if (!isRead(op) && !allowWrites) return skip('ignored_auth', op, 'changes the target; give --allow-writes to run it');
+  const t0 = Date.now();
+  const failures = [];
+  let req;
+  for (const auth of ['none', 'garbage']) {
+    req = requestOf(op, { auth, body: example(jsonBody(op)) });
+    const res = await send(req);
+    if (res.status !== 401)
+      failures.push({
+        check: 'ignored_auth',
+        message: `${auth === 'none' ? 'no token' : 'a garbage token'}: answered ${res.status}, expected 401`,
+      });
+    else failures.push(...responseFailures(op, res).filter((f) => CHECKS.has(f.check)));
+    if (failures.length) break;
+  }
+  record('ignored_auth', op, `ignored_auth ${op.operationId}`, failures.length ? 'fail' : 'pass', {
+    ms: Date.now() - t0,
+    failures: failures.length ? failures : undefined,
+    errors: failures.length ? failures.map((f) => f.message) : undefined,
+    request: failures.length ? req : undefined,
+    expected: '401',
+  });
+}
+
+/** The id of a created resource in a create's answer: `data.id`, or the path parameter's field. */
+const idOf = (res, param) => res.json?.data?.id ?? res.json?.data?.[param.replace(/_id$/, 'Id')];
+
+async function ensureResourceAvailability(op) {
+  const itemPath = [...byPath.values()].find(
+    (o) => o.method === 'get' && o.path.startsWith(`${op.path}/{`) && !o.path.slice(op.path.length + 1).includes('/'),
+  );
+  if (op.method !== 'post' || !itemPath) return;
+  const allowed = writeAllowed(op);
+  if (!allowed.ok) return skip('ensure_resource_availability', op, allowed.reason);
+  const param = itemPath.path.match(/\{([^}]+)\}$/)[1];
+  const t0 = Date.now();
+  await reset();
+  const req = requestOf(op, { body: example(jsonBody(op)) });
+  const res = await send(req);
+  const fail = (message, more = {}) =>
+    record('ensure_resource_availability', op, `ensure_resource_availability ${op.operationId}`, 'fail', {
+      ms: Date.now() - t0,
+      failures: [{ check: 'ensure_resource_availability', message }],
+      errors: [message],
+      request: req,
+      ...more,
+    });
+  if (!/^2/.test(String(res.status)))
+    return skip('ensure_resource_availability', op, `the create with the spec's example answered ${res.status}`);
+  const id = idOf(res, param);
+  if (id === undefined)
+    return skip(
+      'ensure_resource_availability',
+      op,
+      `the answer (${res.status}) names no id of the new resource (queued work)`,
+    );
+  created.set(param, [...(created.get(param) ?? []), id]);
+  const read = await send(requestOf(itemPath, { path: { [param]: id } }));
+  if (read.status !== 200)
+    return fail(`created ${param} ${id}, but ${itemPath.path} answered ${read.status}`, {
+      expected: 200,
+      actual: read.status,
+    });
+  const list = byPath.get(`get ${op.path}`);
+  if (list) {
+    const items = await walk(list, {});
+    if (!items.some((item) => String(item?.id) === String(id)))
+      return fail(`created ${param} ${id}, but GET ${op.path} does not list it`, {
+        expected: `an item with id ${id}`,
+        actual: `${items.length} items`,
+      });
+  }
+  record('ensure_resource_availability', op, `ensure_resource_availability ${op.operationId}`, 'pass', {
+    ms: Date.now() - t0,
+  });
+}
+
+async function useAfterDelete(op) {
+  const read = byPath.get(`get ${op.path}`);
+  if (op.method !== 'delete' || !read) return;
+  const allowed = writeAllowed(op);
+  if (!allowed.ok) return skip('use_after_delete', op, allowed.reason);
+  const t0 = Date.now();
+  await reset();
+  const req = requestOf(op, { path: allowed.path, body: example(jsonBody(op)) });
+  const res = await send(req);
+  if (res.status !== 200 && res.status !== 204)
+    return skip('use_after_delete', op, `the delete answered ${res.status}, not a delete done at once (200 or 204)`);
+  // A delete that answers the resource in a state ("deleting") is a transition, not a removal.
+  const state = res.json?.data?.status ?? res.json?.data?.state;
+  if (typeof state === 'string')
+    return skip('use_after_delete', op, `the delete answered the resource as ${state}: it is removed later`);
+  if (!/\}$/.test(op.path))
+    return skip('use_after_delete', op, 'a single sub-resource (no id of its own): its read does not 404 once deleted');
+  const after = await send(requestOf(read, { path: allowed.path }));
+  const ok = after.status === 404;
+  const message = `deleted (${res.status}), but ${read.method.toUpperCase()} ${read.path} then answered ${after.status}, expected 404`;
+  record('use_after_delete', op, `use_after_delete ${op.operationId}`, ok ? 'pass' : 'fail', {
+    ms: Date.now() - t0,
+    ...(ok
+      ? {}
+      : {
+          failures: [{ check: 'use_after_delete', message }],
+          errors: [message],
+          request: req,
+          expected: 404,
+          actual: after.status,
+        }),
+  });
+}
+
+/** The items of a list answer: `data`, or the one array inside it (`{name, email, sites}`). */
+function itemsOf(json) {
+  const data = json?.data;
+  if (Array.isArray(data)) return data;
+  const arrays = data && typeof data === 'object' ? Object.values(data).filter(Array.isArray) : [];
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** The query that asks for a page: per_page and page, and paginate=true where the list is whole unless asked. */
+const pageQuery = (op, perPage, page) => ({
+  ...(op.parameters.some((p) => p.name === 'paginate') ? { paginate: true } : {}),
+  per_page: perPage,
+  page,
+});
+
+/** Every item of a paged list (per_page 50, at most 20 pages), or of an unpaged one. */
+async function walk(op, { query = {}, body } = {}) {
+  const paged = op.parameters.some((p) => p.name === 'per_page');
+  const items = [];
+  for (let page = 1; page <= 20; page++) {
+    const res = await send(
+      requestOf(op, {
+        query: paged ? { ...query, ...pageQuery(op, 50, page) } : query,
+        body: body && { ...body, per_page: 50, page },
+      }),
+    );
+    const found = itemsOf(res.json);
+    if (!found) break;
+    items.push(...found);
+    if (!res.json.page?.nextPage) break;
+  }
+  return items;
+}
+
+/** Paging: perPage holds, totalItems and lastPage agree, the pages add up without repeats. */
+async function pagingProblems(op, { query = {}, body } = {}) {
+  const problems = [];
+  const ids = [];
+  let total;
+  for (let page = 1; page <= 20; page++) {
+    const res = await send(
+      requestOf(op, {
+        query: body ? query : { ...query, ...pageQuery(op, 2, page) },
+        body: body && { ...body, per_page: 2, page },
+      }),
+    );
+    const p = res.json?.page;
+    const items = itemsOf(res.json);
+    if (res.status !== 200 || !p || !items)
+      return [
+        `page ${page} with per_page 2: answered ${res.status}${p ? '' : ' without a page block'}${items ? '' : ' without a list'}`,
+      ];
+    if (items.length > 2) problems.push(`page ${page}: ${items.length} items, per_page was 2`);
+    if (p.perPage !== 2) problems.push(`page ${page}: page.perPage is ${p.perPage}, per_page was 2`);
+    if (p.currentPage !== page) problems.push(`page ${page}: page.currentPage is ${p.currentPage}`);
+    total ??= p.totalItems;
+    if (p.totalItems !== total) problems.push(`page ${page}: totalItems ${p.totalItems}, page 1 said ${total}`);
+    const last = Math.ceil(p.totalItems / 2);
+    if (p.lastPage !== last && !(p.totalItems === 0 && p.lastPage === 1))
+      problems.push(
+        `page ${page}: lastPage ${p.lastPage} with totalItems ${p.totalItems} and perPage 2 (expected ${last})`,
+      );
+    ids.push(...items.map((item) => JSON.stringify(item?.id ?? item)));
+    const expectedNext = page < p.lastPage ? page + 1 : null;
+    if (p.nextPage !== expectedNext) problems.push(`page ${page}: nextPage ${p.nextPage}, expected ${expectedNext}`);
+    if (problems.length || page >= p.lastPage) break;
+  }
+  if (!problems.length && total <= 40 && ids.length !== total)
+    problems.push(`the pages hold ${ids.length} items, totalItems is ${total}`);
+  if (!problems.length && new Set(ids).size !== ids.length) problems.push('an item is on two pages');
+  return problems;
+}
+
+/** Filters whose meaning the API documentation states: each item must match what was asked. */
+const FILTERS = {
+  // POST /sites/search: filters [{key, value}]; keys seen: name, state.
+  searchSites: (items) =>
+    ['state', 'name'].flatMap((key) => {
+      const value = items.find((i) => typeof i?.[key] === 'string')?.[key];
+      return value === undefined
+        ? []
+        : [
+            {
+              what: `${key} = ${value}`,
+              body: { filters: [{ key, value }] },
+              matches: (i) => i?.[key] === value || String(i?.[key] ?? '').includes(value),
+            },
+          ];
+    }),
+};
+
+async function filterSemantics(op) {
+  const paged = op.parameters.some((p) => p.name === 'per_page') || jsonBody(op)?.schema?.properties?.per_page;
+  if (!isRead(op) || !paged) return;
+  const t0 = Date.now();
+  const body = jsonBody(op) ? {} : undefined;
+  const problems = (await pagingProblems(op, { body })).map((p) => `paging: ${p}`);
+  const all = problems.length ? [] : await walk(op, { body });
+  for (const filter of FILTERS[op.operationId]?.(all) ?? []) {
+    const got = await walk(op, { body: { ...body, ...filter.body } });
+    const wrong = got.filter((i) => !filter.matches(i));
+    const expected = all.filter(filter.matches).length;
+    if (wrong.length) problems.push(`filter ${filter.what}: ${wrong.length} of ${got.length} items do not match`);
+    else if (got.length !== expected)
+      problems.push(
+        `filter ${filter.what}: ${got.length} items, but ${expected} of the unfiltered ${all.length} match`,
+      );
+  }
+  const failures = problems.map((message) => ({ check: 'filter_semantics', message }));
+  record('filter_semantics', op, `filter_semantics ${op.operationId}`, failures.length ? 'fail' : 'pass', {
+    ms: Date.now() - t0,
+    ...(failures.length
+      ? {
+          failures,
+          errors: problems,
+          request: requestOf(op, { query: body ? {} : pageQuery(op, 2, 1), body: body && { per_page: 2, page: 1 } }),
+        }
+      : {}),
+  });
+}
+
+// Reads and refusals first, then creates and other writes, deletes last: a run changes state only
+// after everything that needs the seeded state has run.
+const order = (o) => (isRead(o) ? 0 : o.method === 'delete' ? 2 : 1);
+const sorted = [...operations].sort((a, b) => order(a) - order(b));
+for (const op of sorted) {
+  await reset();
+  if (CHECKS.has('ignored_auth')) await ignoredAuth(op);
+  if (CHECKS.has('filter_semantics')) await filterSemantics(op);
+  if (CHECKS.has('negative_data_rejection') && (isRead(op) || allowWrites)) await negativeDataRejection(op);
+  else if (CHECKS.has('negative_data_rejection'))
+    skip('negative_data_rejection', op, 'changes the target if refused wrongly; give --allow-writes to run it');
+  if (CHECKS.has('ensure_resource_availability')) await ensureResourceAvailability(op);
+  if (CHECKS.has('positive_data_acceptance')) await positiveDataAcceptance(op);
+  if (CHECKS.has('use_after_delete')) await useAfterDelete(op);
+}
+await sandbox?.stop();
+
+const by = (o) => results.filter((r) => r.outcome === o);
+console.log(
+  `\nFuzz: ${results.length} cases over ${operations.length} operations (seed ${seed}): ${by('pass').length} passed, ${by('fail').length} failed, ${by('skip').length} skipped.`,
+);
+for (const r of by('fail'))
+  console.log(`FAILED ${r.name}${r.input ? ` (input: ${r.input})` : ''}:\n    ${r.errors.join('\n    ')}`);
+console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+if (values.results) {
+  mkdirSync(dirname(resolve(values.results)), { recursive: true });
+  writeFileSync(values.results, JSON.stringify({ mode: live ? 'live' : 'sandbox', seed, results }, null, 1));
+}
+process.exit(by('fail').length ? 1 : 0);

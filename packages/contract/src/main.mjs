@@ -1,0 +1,368 @@
+// hosting-api-contract: the command line of the contract gate. Each phase runs in its own process
+// (examples: run.mjs with Dredd; workflows: workflows.mjs with `redocly respect`; fuzz: fuzz.mjs
+// with fast-check); this file checks the configuration, runs the phases, and writes the reports.
+// Exit codes: 0 passed, 1 contract failures, 2 usage or configuration, 3 target unreachable or
+// credentials refused.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
+
+const require = createRequire(import.meta.url);
+const { CHECKS, checkOfProblem, selectChecks } = require('./checks.cjs');
+const here = import.meta.dirname;
+const { version } = require('../package.json');
+
+/** One line on stderr, then the exit code: never a stack trace. */
+function die(code, message) {
+  process.stderr.write(`hosting-api-contract: ${message}\n`);
+  process.exit(code);
+}
+
+const positive = (name) => (value) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number.`);
+  return n;
+};
+
+const program = new Command('hosting-api-contract')
+  .description(
+    'The contract gate of the Hosting Platform Management API v1: checks a server (yours, a staging deployment, the sandbox) against the API description this package ships.',
+  )
+  .version(version)
+  .showHelpAfterError('(add --help for the options)')
+  .configureOutput({ outputError: (text, write) => write(`hosting-api-contract: ${text.replace(/^error: /, '')}`) })
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
+
+const PHASES = {
+  examples: 'one request per documented response (Dredd), full OpenAPI 3.1 checks of every answer, auth probes',
+  workflows: 'the Arazzo workflows shipped with the spec: states, transitions, limits, paging, webhooks',
+  fuzz: 'generated input (fast-check, seeded): negative and positive data, deletes, creates, filters, auth',
+};
+
+function targetOptions(command, phases) {
+  command
+    .addOption(new Option('--base-url <url>', 'the API base URL, ending in /v1').env('CONTRACT_BASE_URL'))
+    .addOption(new Option('--auth-url <url>', 'the root URL that serves POST /auth/token').env('CONTRACT_AUTH_URL'))
+    .addOption(
+      new Option(
+        '--client-id <id>',
+        "the API application's client id (the secret only from CONTRACT_CLIENT_SECRET)",
+      ).env('CONTRACT_CLIENT_ID'),
+    )
+    .option('--sandbox', 'start the bundled sandbox and check it (no credentials needed)')
+    .option('--allow-writes', 'run what creates, changes or deletes (a test account only; or CONTRACT_ALLOW_WRITES=1)')
+    .option('--checks <names>', 'comma-separated checks to run (default: all but max_response_time); see `checks`')
+    .option('--exclude-checks <names>', 'comma-separated checks to leave out')
+    .option(
+      '--max-response-time <ms>',
+      'fail answers slower than this (turns on max_response_time)',
+      positive('--max-response-time'),
+    )
+    .option('--junit <file>', 'write a JUnit XML report (one testsuite per phase)')
+    .option('--json <file>', 'write every case as JSON');
+  if (phases.includes('examples'))
+    command
+      .option('--mock', 'start the Prism mock of the spec and check it (examples only)')
+      .addOption(
+        new Option('--target-data <file>', 'examples: ids and requests that fit the target (JSON)').env(
+          'CONTRACT_TARGET_DATA',
+        ),
+      )
+      .addOption(
+        new Option('--min-coverage <percent>', 'examples: fail below this share of documented responses exercised').env(
+          'CONTRACT_MIN_COVERAGE',
+        ),
+      );
+  if (phases.includes('examples') || phases.includes('fuzz'))
+    command.option(
+      '--only <ids>',
+      'examples and fuzz: comma-separated operationIds (examples also "<operationId> <status>")',
+    );
+  if (phases.includes('workflows')) command.option('--workflow <ids>', 'workflows: comma-separated workflowIds');
+  if (phases.includes('fuzz'))
+    command
+      .option('--seed <n>', 'fuzz: the fast-check seed; the same seed gives the same inputs', positive('--seed'))
+      .option('--max-examples <n>', 'fuzz: generated inputs per operation and check', positive('--max-examples'), 20);
+  command.addHelpText(
+    'after',
+    `
+Environment: CONTRACT_BASE_URL, CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET
+(the secret is read only from the environment and never printed). GitHub Actions (GITHUB_ACTIONS=true)
+also get ::error annotations and a step summary. Exit codes: 0 passed, 1 contract failures,
+2 usage or configuration error, 3 target unreachable or credentials refused.`,
+  );
+  return command;
+}
+
+for (const [name, description] of [
+  ['check', `every phase: ${Object.keys(PHASES).join(', ')}`],
+  ...Object.entries(PHASES),
+]) {
+  const phases = name === 'check' ? Object.keys(PHASES) : [name];
+  targetOptions(program.command(name).description(description), phases).action((options) => run(phases, options));
+}
+program
+  .command('checks')
+  .description('list the checks, the phases they run in, and what each one checks')
+  .action(() => {
+    for (const c of CHECKS)
+      console.log(`${c.name}${c.off ? ' (off by default)' : ''}\n  phases: ${c.phases.join(', ')}\n  ${c.doc}\n`);
+  });
+
+/** The configuration the phases read from their environment; exits 2 on what cannot work. */
+function configure(o) {
+  if (o.mock && o.sandbox) die(2, 'give one target: --mock, --sandbox, or --base-url.');
+  try {
+    selectChecks({ checks: o.checks, exclude: o.excludeChecks, maxResponseTime: o.maxResponseTime });
+  } catch (error) {
+    die(2, `${error.message}.`);
+  }
+  const env = { ...process.env, NODE_NO_WARNINGS: '1' };
+  const set = (name, value) => {
+    if (value !== undefined && value !== false) env[name] = String(value === true ? '1' : value);
+  };
+  set('CONTRACT_CHECKS', o.checks);
+  set('CONTRACT_EXCLUDE_CHECKS', o.excludeChecks);
+  set('CONTRACT_MAX_RESPONSE_TIME', o.maxResponseTime);
+  set('CONTRACT_ONLY', o.only);
+  set('CONTRACT_TARGET_DATA', o.targetData);
+  set('CONTRACT_MIN_COVERAGE', o.minCoverage);
+  const target = o.mock ? 'mock' : o.sandbox ? 'sandbox' : 'live';
+  if (target === 'live') {
+    const missing = [
+      ['--base-url or CONTRACT_BASE_URL', o.baseUrl],
+      ['--auth-url or CONTRACT_AUTH_URL', o.authUrl],
+      ['--client-id or CONTRACT_CLIENT_ID', o.clientId],
+      ['CONTRACT_CLIENT_SECRET', process.env.CONTRACT_CLIENT_SECRET],
+    ].filter(([, v]) => !v);
+    if (missing.length)
+      die(2, `give ${missing.map(([n]) => n).join(', ')} (or --sandbox to check the bundled sandbox).`);
+    for (const [name, value] of [
+      ['--base-url', o.baseUrl],
+      ['--auth-url', o.authUrl],
+    ]) {
+      let url;
+      try {
+        url = new URL(value);
+      } catch {}
+      if (!url || !/^https?:$/.test(url.protocol)) die(2, `${name} is not an http(s) URL: "${value}".`);
+    }
+    if (!/\/v1\/?$/.test(new URL(o.baseUrl).pathname))
+      die(
+        2,
+        `--base-url must end in /v1, the API's version path (got ${o.baseUrl}); for example ${new URL('/v1', o.baseUrl).href}.`,
+      );
+    set('CONTRACT_BASE_URL', o.baseUrl.replace(/\/$/, ''));
+    set('CONTRACT_AUTH_URL', o.authUrl.replace(/\/$/, ''));
+    set('CONTRACT_CLIENT_ID', o.clientId);
+    env.CONTRACT_ALLOW_WRITES = o.allowWrites || process.env.CONTRACT_ALLOW_WRITES === '1' ? '1' : '0';
+  }
+  return { env, target };
+}
+
+/** Live targets: one token request first, so a wrong URL or credentials give one line and exit 3. */
+async function preflight(env) {
+  const url = `${env.CONTRACT_AUTH_URL}/auth/token`;
+  let res;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: env.CONTRACT_CLIENT_ID,
+        client_secret: env.CONTRACT_CLIENT_SECRET,
+      }),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    die(
+      3,
+      `cannot reach ${url} (${error.cause?.code ?? error.cause?.message ?? error.message}): check --auth-url and that the server is up.`,
+    );
+  }
+  const type = res.headers.get('content-type') ?? '';
+  if (!/json/i.test(type))
+    die(
+      3,
+      `${url} answered ${res.status} with ${type || 'no Content-Type'}, not the API's JSON: check --auth-url (the root that serves POST /auth/token).`,
+    );
+  if (res.status === 400 || res.status === 401 || res.status === 403)
+    die(3, `${url} refused the credentials (${res.status}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
+  const token = (await res.json().catch(() => ({})))?.data?.access_token;
+  if (res.status !== 200 || typeof token !== 'string')
+    die(3, `${url} answered ${res.status} without data.access_token: check --auth-url.`);
+  const account = `${env.CONTRACT_BASE_URL}/account`;
+  try {
+    const probe = await fetch(account, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(15_000),
+    });
+    const probeType = probe.headers.get('content-type') ?? '';
+    if (!/json/i.test(probeType))
+      die(
+        3,
+        `${account} answered ${probe.status} with ${probeType || 'no Content-Type'}, not the API's JSON: check --base-url.`,
+      );
+  } catch (error) {
+    die(
+      3,
+      `cannot reach ${account} (${error.cause?.code ?? error.cause?.message ?? error.message}): check --base-url.`,
+    );
+  }
+}
+
+/** Runs one phase script; resolves to its exit code and its results file's contents. */
+function phase(script, args, env, work) {
+  const results = join(work, `${script}.json`);
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(here, script), ...args, '--results', results], {
+      stdio: 'inherit',
+      env,
+    });
+    child.on('exit', (code) => {
+      let data;
+      try {
+        data = JSON.parse(readFileSync(results, 'utf8'));
+      } catch {}
+      done({ code: code ?? 1, data });
+    });
+  });
+}
+
+/** A phase's results as report cases: {phase, name, check, operationId, outcome, failures, …}. */
+function casesOf(name, data) {
+  const failuresOf = (r) =>
+    r.failures ?? (r.errors ?? []).map((message) => ({ check: checkOfProblem(message), message }));
+  const cases = (data?.results ?? []).map((r) => ({
+    phase: name,
+    name: r.name && r.name !== r.key && name === 'examples' ? `${r.key} (${r.name})` : (r.name ?? r.key),
+    check: r.check,
+    operationId: r.operationId,
+    outcome: r.outcome,
+    expected: r.expected ?? r.status,
+    actual: r.actual,
+    ms: r.ms,
+    reason: r.reason,
+    input: r.input,
+    failures: r.outcome === 'fail' ? failuresOf(r) : undefined,
+    curl: r.outcome === 'fail' ? curlOf(r.request) : undefined,
+  }));
+  for (const problem of data?.problems ?? [])
+    cases.push({ phase: name, name: problem.name, check: problem.check, outcome: 'fail', failures: [problem] });
+  return cases;
+}
+
+async function run(phases, options) {
+  const { env, target } = configure(options);
+  if (target === 'live') await preflight(env);
+  const flag = `--${target}`;
+  const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
+  const cases = [];
+  const seconds = {};
+  let worst = 0;
+  for (const name of phases) {
+    if (target === 'mock' && name !== 'examples') {
+      cases.push({
+        phase: name,
+        name: `${name} phase`,
+        check: name,
+        outcome: 'skip',
+        reason: 'the mock keeps no state: run it against the sandbox or a live target',
+      });
+      continue;
+    }
+    const args = {
+      examples: ['run.mjs', [flag]],
+      workflows: ['workflows.mjs', [flag, ...(options.workflow ? ['--workflow', options.workflow] : [])]],
+      fuzz: [
+        'fuzz.mjs',
+        [
+          flag,
+          ...(options.seed !== undefined ? ['--seed', String(options.seed)] : []),
+          '--max-examples',
+          String(options.maxExamples ?? 20),
+        ],
+      ],
+    }[name];
+    const t0 = Date.now();
+    const { code, data } = await phase(args[0], args[1], env, work);
+    seconds[name] = (Date.now() - t0) / 1000;
+    // Usage and reachability errors stop the run: the next phase would fail the same way.
+    if (code === 2 || code === 3) {
+      rmSync(work, { recursive: true, force: true });
+      process.exit(code);
+    }
+    if (code !== 0 && !data)
+      cases.push({
+        phase: name,
+        name: `${name} phase`,
+        check: name,
+        outcome: 'fail',
+        failures: [
+          { check: name, message: `the phase exited with code ${code} and wrote no results: see its output above` },
+        ],
+      });
+    cases.push(...casesOf(name, data));
+    worst = Math.max(worst, code === 0 ? 0 : 1);
+  }
+  rmSync(work, { recursive: true, force: true });
+
+  const count = (list, outcome) => list.filter((c) => c.outcome === outcome).length;
+  const totals = {
+    passed: count(cases, 'pass'),
+    failed: count(cases, 'fail'),
+    skipped: count(cases, 'skip'),
+    phases: {},
+  };
+  for (const name of phases) {
+    const mine = cases.filter((c) => c.phase === name);
+    totals.phases[name] = {
+      passed: count(mine, 'pass'),
+      failed: count(mine, 'fail'),
+      skipped: count(mine, 'skip'),
+      seconds: seconds[name],
+    };
+  }
+  const failed = cases.filter((c) => c.outcome === 'fail');
+  if (failed.some((c) => c.curl)) {
+    console.log('\nReproduce a failure (get $TOKEN first):');
+    console.log(`  ${tokenLine(env.CONTRACT_AUTH_URL ?? 'http://<auth-url>')}`);
+    for (const c of failed.filter((x) => x.curl).slice(0, 20))
+      console.log(`  # ${c.phase} ${c.failures[0].check} ${c.operationId ?? ''}\n  ${c.curl}`);
+  }
+  console.log(
+    `\nContract gate (${target}): ${totals.failed || worst ? 'FAILED' : 'PASSED'}: ${Object.entries(totals.phases)
+      .map(([p, t]) => `${p} ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`)
+      .join('; ')}`,
+  );
+  const summary = {
+    target,
+    passed: totals.passed,
+    failed: totals.failed,
+    skipped: totals.skipped,
+    phases: totals.phases,
+  };
+  if (options.junit) writeJunit(options.junit, phases, cases);
+  if (options.json) writeJson(options.json, summary, cases);
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    const { loadModel } = await import('@hosting-api/openapi/model');
+    const bundledYaml = require.resolve('@hosting-api/openapi/openapi.yaml');
+    githubReport({
+      cases,
+      totals,
+      model: await loadModel(require.resolve('@hosting-api/openapi/openapi.json')),
+      bundledYaml,
+    });
+  }
+  process.exit(totals.failed || worst ? 1 : 0);
+}
+
+// Before commander: its "unknown option" would not say where the secret goes.
+if (process.argv.some((a) => a.startsWith('--client-secret')))
+  die(2, 'the client secret is read only from CONTRACT_CLIENT_SECRET, never from a flag.');
+await program.parseAsync();

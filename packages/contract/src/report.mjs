@@ -1,0 +1,158 @@
+// The gate's reports: one list of cases from every phase, written as JUnit XML (one testsuite per
+// phase, one testcase per transaction, workflow or generated case), as JSON, and under GitHub
+// Actions as ::error annotations at the operation's place in the spec and a step summary table.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import junit from 'junit-report-builder';
+
+/** A shell-quoted word. */
+const q = (s) => `'${String(s).replaceAll("'", `'\\''`)}'`;
+
+/** A curl command that sends the request again; the token stays `$TOKEN` (and the secret `$CONTRACT_CLIENT_SECRET`). */
+export function curlOf(request) {
+  if (!request) return undefined;
+  const parts = ['curl', '-sS', '-i', '-X', request.method, q(request.url)];
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const text = `${name}: ${value}`;
+    // Double quotes where the shell must expand $TOKEN.
+    parts.push(
+      '-H',
+      /\$TOKEN|\$CONTRACT_CLIENT_SECRET/.test(text) ? `"${text.replace(/(["`\\])/g, '\\$1')}"` : q(text),
+    );
+  }
+  if (request.body !== undefined)
+    parts.push(
+      '--data-raw',
+      /\$TOKEN|\$CONTRACT_CLIENT_SECRET/.test(request.body)
+        ? `"${request.body.replace(/(["`\\])/g, '\\$1')}"`
+        : q(request.body),
+    );
+  return parts.join(' ');
+}
+
+/** How to get $TOKEN for the reproducers. */
+export const tokenLine = (authUrl) =>
+  `TOKEN=$(curl -sS -X POST ${q(`${authUrl.replace(/\/$/, '')}/auth/token`)} -d grant_type=client_credentials -d "client_id=$CONTRACT_CLIENT_ID" -d "client_secret=$CONTRACT_CLIENT_SECRET" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`;
+
+const line = (c) => {
+  const f = c.failures?.[0];
+  const where = c.operationId ? ` ${c.operationId}` : '';
+  const ea =
+    c.expected !== undefined || c.actual !== undefined
+      ? ` (expected ${c.expected ?? '—'}, actual ${c.actual ?? '—'})`
+      : '';
+  return `[${f?.check ?? c.check}]${where}${ea}: ${f?.message ?? c.errors?.[0] ?? ''}`;
+};
+
+export function writeJunit(file, phases, cases) {
+  const builder = junit.newBuilder();
+  const reasons = [];
+  for (const phase of phases) {
+    const suite = builder.testSuite().name(phase);
+    for (const c of cases.filter((x) => x.phase === phase)) {
+      const t = suite
+        .testCase()
+        .className(`${phase}.${c.operationId ?? c.check ?? 'gate'}`)
+        .name(c.name);
+      if (c.ms !== undefined) t.time(c.ms / 1000);
+      if (c.outcome === 'fail') {
+        t.failure(line(c), c.failures?.[0]?.check ?? c.check);
+        const details = [
+          ...(c.failures ?? []).map((f) => `[${f.check}] ${f.message}`),
+          ...(c.curl ? [`reproduce: ${c.curl}`] : []),
+        ];
+        t.standardOutput(details.join('\n'));
+      } else if (c.outcome === 'skip') {
+        t.skipped();
+        reasons.push(c.reason ?? 'skipped');
+      }
+    }
+  }
+  // junit-report-builder writes <skipped/> without a message: each gets its reason.
+  const parts = builder.build().split('<skipped/>');
+  const escapeXml = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const xml = parts
+    .map((p, i) => (i === 0 ? p : `<skipped message="${escapeXml(reasons[i - 1] ?? '')}"/>${p}`))
+    .join('');
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  writeFileSync(file, xml);
+}
+
+export function writeJson(file, summary, cases) {
+  const checks = cases.map((c) => ({
+    phase: c.phase,
+    check: c.failures?.[0]?.check ?? c.check,
+    name: c.name,
+    operation: c.operationId,
+    outcome: { pass: 'passed', fail: 'failed', skip: 'skipped' }[c.outcome],
+    expected: c.expected,
+    actual: c.actual,
+    duration_ms: c.ms,
+    failures: c.failures,
+    reason: c.reason,
+    input: c.input,
+    curl: c.curl,
+  }));
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ ...summary, checks }, null, 1)}\n`);
+}
+
+/** The spec file and line of an operation: spec/paths/<file> in this repository, else the bundled spec. */
+function placeOf(operation, bundledYaml) {
+  const candidates = [];
+  const local = resolve('spec/paths', `${operation.path.slice(1).replaceAll('/', '_')}.yaml`);
+  if (existsSync(local)) candidates.push([local, new RegExp(`^${operation.method}:`)]);
+  candidates.push([bundledYaml, null]);
+  for (const [file, methodRe] of candidates) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    let at = methodRe
+      ? 0
+      : lines.findIndex((l) => l.trim() === `${operation.path}:` || l.trim() === `'${operation.path}':`);
+    if (at < 0) continue;
+    const method = methodRe ?? new RegExp(`^\\s+${operation.method}:`);
+    const found = lines.findIndex((l, i) => i >= at && method.test(l));
+    at = found >= 0 ? found : at;
+    return { file: relative(process.cwd(), file), line: at + 1 };
+  }
+  return undefined;
+}
+
+/** GitHub Actions: ::error annotations and the step summary. */
+export function githubReport({ cases, totals, model, bundledYaml }) {
+  const esc = (s) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  for (const c of cases.filter((x) => x.outcome === 'fail')) {
+    const op = c.operationId && model.operations.find((o) => o.operationId === c.operationId);
+    const place = op ? placeOf(op, bundledYaml) : undefined;
+    const at = place ? ` file=${esc(place.file)},line=${place.line},` : ' ';
+    process.stdout.write(
+      `::error${at}title=${esc(`${c.phase}: ${c.failures?.[0]?.check ?? c.check}`)}::${esc(line(c))}\n`,
+    );
+  }
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  const rows = Object.entries(totals.phases).map(([p, t]) => `| ${p} | ${t.passed} | ${t.failed} | ${t.skipped} |`);
+  const failed = cases.filter((x) => x.outcome === 'fail').slice(0, 50);
+  const cell = (s) =>
+    String(s ?? '')
+      .replace(/\|/g, '\\|')
+      .replace(/\n/g, ' ');
+  const summary = [
+    `## Contract gate: ${totals.failed ? 'FAILED' : 'PASSED'}`,
+    '',
+    '| Phase | Passed | Failed | Skipped |',
+    '|---|---:|---:|---:|',
+    ...rows,
+    '',
+    ...(failed.length
+      ? [
+          '| Phase | Check | Operation | Expected | Actual | Problem |',
+          '|---|---|---|---|---|---|',
+          ...failed.map(
+            (c) =>
+              `| ${c.phase} | ${cell(c.failures?.[0]?.check ?? c.check)} | ${cell(c.operationId ?? c.name)} | ${cell(c.expected)} | ${cell(c.actual)} | ${cell(c.failures?.[0]?.message ?? c.errors?.[0])} |`,
+          ),
+        ]
+      : []),
+    '',
+  ];
+  appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary.join('\n'));
+}

@@ -1,0 +1,256 @@
+// The gate's command line and its fuzz phase against a server with one drift per fuzz check, in
+// front of the sandbox: each drift must fail its own check on its own operation, a failure's
+// curl reproducer must reproduce it, and configuration and reachability errors must give their
+// exit code and one line. One sandbox and one drifting proxy for the whole file.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = join(__dirname, '../../packages/contract/bin/hosting-api-contract.js');
+
+function gate(args: string[], env: Record<string, string | undefined> = {}) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_ACTIONS'),
+  );
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...clean, ...env } });
+  let output = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (output += c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  return new Promise<{ code: number; output: string; stderr: string }>((done) =>
+    child.on('exit', (code) => done({ code: code ?? 1, output, stderr })),
+  );
+}
+
+/** A server in front of the sandbox with one drift for each fuzz check. */
+function driftingServer(sandbox: Sandbox) {
+  let delayed = false;
+  const server = http.createServer((req, res) => {
+    drift(req, res).catch((error) =>
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`the drifting server broke: ${error.message}`),
+    );
+  });
+  async function drift(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
+    const url = req.url ?? '/';
+    const path = url.split('?')[0] ?? url;
+    const method = req.method ?? 'GET';
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !['host', 'content-length'].includes(k)) headers[k] = v;
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    // use_after_delete: a note delete that answers success and deletes nothing.
+    // (Only where the note can be read with the request's token: bad tokens still get 401.)
+    if (method === 'DELETE' && /^\/v1\/sites\/\d+\/notes\/\d+$/.test(path)) {
+      const readable = await fetch(`${sandbox.authUrl}${url}`, { headers });
+      if (readable.status === 200) return json(200, { message: 'Success', data: null, errors: null });
+    }
+    // positive_data_acceptance: a note whose subject holds a digit breaks the server.
+    const subject =
+      method === 'POST' && /^\/v1\/sites\/\d+\/notes$/.test(path) ? JSON.parse(body ?? '{}').subject : undefined;
+    if (typeof subject === 'string' && /\d/.test(subject))
+      return json(500, { message: 'Internal error', data: null, errors: ['boom'] });
+    // ignored_auth: the account without a token.
+    if (path === '/v1/account' && !headers.authorization) headers.authorization = `Bearer ${await sandbox.token()}`;
+    // filter_semantics: the search ignores its filters. negative_data_rejection: … and a bad page size.
+    if (path === '/v1/sites/search' && body) {
+      const { filters: _ignored, per_page, ...rest } = JSON.parse(body);
+      body = JSON.stringify({ ...rest, ...(Number.isInteger(per_page) && per_page > 0 ? { per_page } : {}) });
+    }
+    // max_response_time: the first plugin list is slow.
+    if (/^\/v1\/sites\/\d+\/plugins$/.test(path) && !delayed) {
+      delayed = true;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    const upstream = await fetch(`${sandbox.authUrl}${url}`, {
+      method,
+      headers,
+      body: method === 'GET' ? undefined : body,
+    });
+    let text = await upstream.text();
+    // ensure_resource_availability: the note list leaves out notes made after the seed.
+    if (method === 'GET' && /^\/v1\/sites\/\d+\/notes$/.test(path) && upstream.status === 200) {
+      const list = JSON.parse(text);
+      list.data = list.data.filter((n: { id: number }) => n.id < 1000);
+      text = JSON.stringify(list);
+    }
+    const challenge = upstream.headers.get('www-authenticate');
+    res
+      .writeHead(upstream.status, {
+        'content-type': upstream.headers.get('content-type') ?? 'application/json',
+        ...(challenge ? { 'www-authenticate': challenge } : {}),
+      })
+      .end(text);
+  }
+  return new Promise<{ url: string; close(): Promise<void> }>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    }),
+  );
+}
+
+let sandbox: Sandbox;
+let drifting: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z' });
+  drifting = await driftingServer(sandbox);
+});
+afterAll(async () => {
+  await drifting?.close();
+  await sandbox?.stop();
+});
+
+const live = () => ({
+  CONTRACT_BASE_URL: `${drifting.url}/v1`,
+  CONTRACT_AUTH_URL: drifting.url,
+  CONTRACT_CLIENT_ID: sandbox.clients[0]!.clientId,
+  CONTRACT_CLIENT_SECRET: sandbox.clients[0]!.clientSecret,
+});
+
+describe('hosting-api-contract fuzz against a drifting server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-fuzz-'));
+  const OPS = ['searchSites', 'createSiteNote', 'deleteSiteNote', 'getAccount', 'listSitePlugins', 'getSite'];
+  let run: Awaited<ReturnType<typeof gate>>;
+  let checks: {
+    phase: string;
+    check: string;
+    operation?: string;
+    outcome: string;
+    expected?: unknown;
+    actual?: unknown;
+    curl?: string;
+    input?: string;
+  }[];
+  beforeAll(async () => {
+    run = await gate(
+      [
+        'fuzz',
+        '--allow-writes',
+        '--only',
+        OPS.join(','),
+        '--seed',
+        '7',
+        '--max-examples',
+        '5',
+        '--max-response-time',
+        '300',
+        '--json',
+        join(dir, 'r.json'),
+        '--junit',
+        join(dir, 'r.xml'),
+      ],
+      live(),
+    );
+    checks = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).checks;
+  }, 60_000);
+
+  it('fails each drift in its own check and operation, and nothing else', () => {
+    expect(run.code, run.output + run.stderr).toBe(1);
+    const failed = checks.filter((c) => c.outcome === 'failed').map((c) => `${c.check} ${c.operation}`);
+    expect(failed.sort()).toEqual(
+      [
+        'ensure_resource_availability createSiteNote',
+        'filter_semantics searchSites',
+        'ignored_auth getAccount',
+        'max_response_time listSitePlugins',
+        'negative_data_rejection searchSites',
+        'positive_data_acceptance createSiteNote',
+        'use_after_delete deleteSiteNote',
+      ].sort(),
+    );
+    // The other operations pass: getSite is the control.
+    expect(checks.filter((c) => c.operation === 'getSite' && c.outcome === 'passed').length).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<testsuite name="fuzz" tests="\d+" failures="7"/);
+  });
+
+  it('shrinks a failing input to a minimal one, and its curl reproducer reproduces the failure', async () => {
+    const positive = checks.find((c) => c.check === 'positive_data_acceptance' && c.outcome === 'failed')!;
+    // Shrunk: a digit and at most one more character, the smallest kind of input that breaks it.
+    expect(JSON.parse(positive.input!).body.subject).toMatch(/^.?\d.?$/);
+    expect(positive.curl).toContain('Bearer $TOKEN');
+    expect(positive.curl).not.toContain(sandbox.clients[0]!.clientSecret);
+    // Asynchronously: the drifting server runs in this process.
+    const { stdout: reply } = await promisify(execFile)('sh', ['-c', positive.curl!], {
+      env: { ...process.env, TOKEN: await sandbox.token() },
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 500/);
+    expect(run.output).toContain('TOKEN=$(curl');
+    expect(run.output + run.stderr).not.toContain(sandbox.clients[0]!.clientSecret);
+  });
+
+  it('the same seed gives the same cases', async () => {
+    const again = await gate(
+      [
+        'fuzz',
+        '--allow-writes',
+        '--only',
+        'createSiteNote',
+        '--seed',
+        '7',
+        '--max-examples',
+        '5',
+        '--json',
+        join(dir, 'again.json'),
+      ],
+      live(),
+    );
+    const first = checks.find((c) => c.check === 'positive_data_acceptance' && c.operation === 'createSiteNote');
+    const second = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')).checks.find(
+      (c: { check: string }) => c.check === 'positive_data_acceptance',
+    );
+    expect(again.code).toBe(1);
+    expect(second.input).toBe(first!.input);
+  });
+});
+
+describe('hosting-api-contract: configuration and reachability errors', () => {
+  const oneLine = (text: string) => {
+    expect(text.trim().split('\n')).toHaveLength(1);
+    expect(text).not.toMatch(/\n\s+at /);
+  };
+
+  it('exits 2 for a base URL without /v1, an unknown check, and a secret given as a flag', async () => {
+    const noV1 = await gate(['check'], { ...live(), CONTRACT_BASE_URL: drifting.url });
+    expect(noV1.code).toBe(2);
+    expect(noV1.stderr).toContain('--base-url must end in /v1');
+    oneLine(noV1.stderr);
+    const unknown = await gate(['fuzz', '--checks', 'no_such_check'], live());
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no check named no_such_check');
+    oneLine(unknown.stderr);
+    const secret = await gate(['check', '--client-secret', 'x'], live());
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('only from CONTRACT_CLIENT_SECRET');
+  });
+
+  it('exits 3 for wrong credentials, an HTML server and a refused connection', async () => {
+    const wrong = await gate(['examples'], { ...live(), CONTRACT_CLIENT_SECRET: 'wrong' });
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain('refused the credentials');
+    oneLine(wrong.stderr);
+    const html = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
+    );
+    await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
+    const htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+    const page = await gate(['examples'], { ...live(), CONTRACT_AUTH_URL: htmlUrl });
+    html.close();
+    expect(page.code).toBe(3);
+    expect(page.stderr).toContain('text/html');
+    oneLine(page.stderr);
+    const refused = await gate(['examples'], { ...live(), CONTRACT_AUTH_URL: htmlUrl });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('ECONNREFUSED');
+    oneLine(refused.stderr);
+  });
+});
