@@ -26,9 +26,7 @@ import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const PUBLISHED = [
-  '@hosting-api/cli',
   '@hosting-api/client',
-  '@hosting-api/mcp',
   '@hosting-api/mock',
   '@hosting-api/openapi',
   '@hosting-api/sandbox',
@@ -36,17 +34,9 @@ const PUBLISHED = [
 ];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
 const BINS: Record<string, string> = {
-  '@hosting-api/cli': 'hosting-api',
-  '@hosting-api/mcp': 'hosting-api-mcp',
   '@hosting-api/mock': 'hosting-api-mock',
   '@hosting-api/sandbox': 'hosting-api-sandbox',
 };
-/**
- * Packages a bundle names only inside generated-code text: the MCP server bundles Ajv, whose
- * templates for standalone validators spell `require("ajv/dist/runtime/…")`; the bundled Ajv never
- * runs those requires (the tools/call test below runs from the installed tarball without Ajv).
- */
-const TEXT_ONLY: Record<string, string[]> = { '@hosting-api/mcp': ['ajv', 'ajv-formats'] };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 const INSTALL_TIMEOUT = 300_000;
 /** Node lines the installed packages run on besides the machine's own (which runs the tools). */
@@ -54,12 +44,12 @@ const OTHER_NODE_LINES = [22, 24];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
-function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: Record<string, string> = {}) {
+function run(cmd: string, args: string[], cwd: string, timeout = 120_000) {
   const r = spawnSync(cmd, args, {
     cwd,
     encoding: 'utf8',
     timeout,
-    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
+    env: { ...process.env, npm_config_update_notifier: 'false' },
   });
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
@@ -104,39 +94,6 @@ function builtFiles(dir: string): string[] {
 }
 
 /** Starts an installed bin (through its .bin shim on the machine's Node, else with the given node) and resolves with the URLs it prints. */
-/** The MCP server's tools/list over stdio (JSON-RPC lines), as an MCP client starts it. */
-function mcpToolsList(node: string, bin: string, env: Record<string, string>): Promise<{ name: string }[]> {
-  const child = spawn(node, [bin], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'packaging-test', version: '0' } },
-  });
-  let buffer = '';
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill(), reject(new Error(`no tools/list answer: ${stderr}`))), 20_000);
-    child.stdout.on('data', (c: Buffer) => {
-      buffer += c;
-      for (const line of buffer.split('\n').slice(0, -1)) {
-        const message = JSON.parse(line);
-        if (message.id === 1) {
-          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-        } else if (message.id === 2) {
-          clearTimeout(timer);
-          child.kill();
-          resolve(message.result.tools);
-        }
-      }
-      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
-    });
-  });
-}
-
 function startBin(scratch: string, bin: string, args: string[], pattern: RegExp, node = process.execPath) {
   const shim = join(scratch, 'node_modules/.bin', bin);
   const [cmd, argv] = node === process.execPath ? [shim, args] : [node, [realpathSync(shim), ...args]];
@@ -370,7 +327,6 @@ describe.skipIf(problem !== undefined)(
       const pkg = manifest(name);
       const declared = new Set([
         name,
-        ...(TEXT_ONLY[name] ?? []),
         ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
       ]);
       const dist = join(installed(name), 'dist');
@@ -478,7 +434,7 @@ globalThis.run = async () => {
     const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
 
     it.each(nodeLines)(
-      'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations; the CLI lists sites and the MCP server its tools',
+      'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations',
       async (major) => {
         const node = nodeOf(major);
         const started = startBin(
@@ -510,27 +466,6 @@ globalThis.run = async () => {
             expect(result.note.id).not.toBe(42); // a new note, not the seeded one
             if (format === 'cjs') expect(result.extra).toEqual({ startSandbox: 'function', startMock: 'function' });
           }
-          // The CLI and the MCP server from their installed bins, against the same sandbox.
-          const credentials = {
-            HOSTING_API_BASE_URL: baseUrl!,
-            HOSTING_API_AUTH_URL: authUrl!,
-            HOSTING_API_CLIENT_ID: 'sandbox-client',
-            HOSTING_API_CLIENT_SECRET: 'sandbox-secret',
-            XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
-          };
-          const cli = run(
-            node,
-            [join(scratch, 'node_modules/.bin/hosting-api'), 'sites', 'list', '--json'],
-            scratch,
-            30_000,
-            credentials,
-          );
-          expect(cli.status, cli.out).toBe(0);
-          expect(JSON.parse(cli.out).map((site: { id: number }) => site.id)).toContain(123456);
-          const tools = await mcpToolsList(node, join(scratch, 'node_modules/.bin/hosting-api-mcp'), credentials);
-          expect(tools.length).toBeGreaterThan(100);
-          expect(tools.map((t) => t.name)).toContain('listSites');
-          expect(tools.map((t) => t.name)).not.toContain('deleteSite'); // destructive: only with --allow-destructive
         } finally {
           await stop(sandbox);
         }
