@@ -188,7 +188,8 @@ describe('hosting-api-contract fuzz against a drifting server', () => {
     expect(run.output + run.stderr).not.toContain(sandbox.clients[0]!.clientSecret);
   });
 
-  it('the same seed gives the same cases', async () => {
+  it('the same seed gives the same cases; under GitHub Actions, annotations at the spec and a step summary', async () => {
+    const summary = join(dir, 'summary.md');
     const again = await gate(
       [
         'fuzz',
@@ -202,8 +203,12 @@ describe('hosting-api-contract fuzz against a drifting server', () => {
         '--json',
         join(dir, 'again.json'),
       ],
-      live(),
+      { ...live(), GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
     );
+    expect(again.output).toMatch(
+      /^::error file=[^,]*openapi\.yaml,line=\d+,title=fuzz: positive_data_acceptance::.*createSiteNote/m,
+    );
+    expect(readFileSync(summary, 'utf8')).toMatch(/\| fuzz \| positive_data_acceptance \| createSiteNote \|/);
     const first = checks.find((c) => c.check === 'positive_data_acceptance' && c.operation === 'createSiteNote');
     const second = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')).checks.find(
       (c: { check: string }) => c.check === 'positive_data_acceptance',
