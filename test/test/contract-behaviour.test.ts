@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractDir, type Outcome, runGate } from './gate';
+import { contractDir, failedChecks, type Outcome, runGate } from './gate';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 interface Answer {
@@ -230,6 +230,14 @@ describe('contract gate against a drifting service (auth probes, token responses
           .sort(),
       );
       for (const [name, [, key, message]] of Object.entries(SERVICE_DRIFTS)) expect(found[key], name).toMatch(message);
+      expect(failedChecks(outcome)).toEqual({
+        'getSite 401': ['ignored_auth'],
+        'listSiteNotes 401': ['ignored_auth'],
+        'getAccount 401': ['ignored_auth'],
+        'listSiteGitBranches 401': ['ignored_auth'],
+        'getSiteBackupDownload 200': ['download_conformance'],
+        'listZones 200': ['non_empty_lists'],
+      });
     } finally {
       await p.close();
     }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningMock, startMock } from '@hosting-api/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Outcome, runGate } from './gate';
+import { failedChecks, type Outcome, runGate } from './gate';
 
 type Json = Record<string, unknown> & { data: Record<string, unknown> };
 
@@ -214,6 +214,19 @@ describe('contract gate', () => {
       const [key, message] = rest.slice(-2) as [string, RegExp];
       expect(failures[key], outcome.output).toMatch(message);
       expect(outcome.output).toContain(`FAILED ${key}`);
+    });
+
+    it('names the check each drift fails', () => {
+      expect(failedChecks(outcome)).toEqual({
+        'getSiteNote 200': ['content_type_conformance'],
+        'getMuPlugin 200': ['status_code_conformance'],
+        'getAccount 200': ['response_schema_conformance'],
+        'getCollaboratorSite 200': ['response_schema_conformance'],
+        'getSite 200': ['response_schema_conformance'],
+        'getCollaborator 200': ['response_schema_conformance'],
+        'getAlert 200': ['response_schema_conformance'],
+        'getSite 401': ['status_code_conformance'],
+      });
     });
 
     it('accepts parameters on the Content-Type (application/json; charset=utf-8)', () => {

@@ -9,11 +9,26 @@ import { join } from 'node:path';
 export interface Outcome {
   code: number;
   output: string;
-  results: { key: string; name?: string; outcome: string; errors?: string[] }[];
+  results: {
+    key: string;
+    name?: string;
+    outcome: string;
+    errors?: string[];
+    /** The named checks that failed (checks.cjs of @hosting-api/contract). */
+    failures?: { check: string; message: string }[];
+  }[];
 }
 
 /** The gate's sources (packages/contract/src). */
 export const contractDir = join(__dirname, '../../packages/contract/src');
+
+/** The names of the checks that failed, by transaction key. */
+export function failedChecks(outcome: Outcome): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of outcome.results.filter((x) => x.outcome === 'fail'))
+    out[r.key] = [...new Set([...(out[r.key] ?? []), ...(r.failures ?? []).map((f) => f.check)])].sort();
+  return out;
+}
 
 export function runGate(script: string, args: string[], env: Record<string, string | undefined>): Promise<Outcome> {
   const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');

@@ -598,6 +598,7 @@ hooks.afterAll((_transactions, done) => {
             status: '401',
             outcome: problems.length ? 'fail' : 'pass',
             errors: problems.length ? problems : undefined,
+            failures: problems.length ? problems.map((message) => ({ check: 'ignored_auth', message })) : undefined,
           });
       },
       (error) =>
@@ -608,6 +609,7 @@ hooks.afterAll((_transactions, done) => {
           status: '401',
           outcome: 'fail',
           errors: [`could not run: ${error.message}`],
+          failures: [{ check: 'ignored_auth', message: `could not run: ${error.message}` }],
         }),
     )
     .finally(() => {
