@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
 
 const bin = join(__dirname, '../../packages/contract/bin/hosting-api-contract.js');
 
@@ -171,6 +172,27 @@ describe('hosting-api-contract fuzz against a drifting server', () => {
     // The other operations pass: getSite is the control.
     expect(checks.filter((c) => c.operation === 'getSite' && c.outcome === 'passed').length).toBeGreaterThan(0);
     expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<testsuite name="fuzz" tests="\d+" failures="7"/);
+  });
+
+  it('writes JUnit XML that the common JUnit schema accepts: failures with their check, skips with their reason', async () => {
+    const xml = readFileSync(join(dir, 'r.xml'), 'utf8');
+    const schema = readFileSync(join(__dirname, '../fixtures/junit.xsd'), 'utf8');
+    const result = await validateXML({ xml: [{ fileName: 'r.xml', contents: xml }], schema: [schema] });
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+    const failed = checks.filter((c) => c.outcome === 'failed').length;
+    const skipped = checks.filter((c) => c.outcome === 'skipped').length;
+    expect(xml).toContain(`<testsuites tests="${checks.length}" failures="${failed}" errors="0" skipped="${skipped}">`);
+    expect(xml).toMatch(
+      /<failure message="\[use_after_delete\] deleteSiteNote \(expected 404, actual 200\): [^"]+" type="use_after_delete"/,
+    );
+    if (skipped) expect(xml).toMatch(/<skipped message="[^"]+"\/>/);
+    // A broken file fails the same check: a testcase without its name.
+    const broken = await validateXML({
+      xml: [{ fileName: 'b.xml', contents: xml.replace(/<testcase classname="[^"]*" name="[^"]*"/, '<testcase') }],
+      schema: [schema],
+    });
+    expect(broken.valid).toBe(false);
   });
 
   it('shrinks a failing input to a minimal one, and its curl reproducer reproduces the failure', async () => {
