@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the portal into dist/: the spec with generated code samples (dist/openapi.json), the
-// samples as one TypeScript file (dist/samples.ts) and a self-contained Redoc page
-// (dist/index.html, Redoc inlined so it works offline).
+// samples as one TypeScript file (dist/samples.ts), llms.txt and one Markdown page per operation
+// (dist/operations/) for AI assistants, and a self-contained Redoc page (dist/index.html, Redoc
+// inlined so it works offline).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +17,7 @@ const specPath = join(root, 'spec/dist/openapi.json');
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(`Usage: pnpm docs   (or: node packages/docs/scripts/build.mjs)
 
-Reads spec/dist/openapi.json and writes packages/docs/dist/{openapi.json,samples.ts,index.html}.`);
+Reads spec/dist/openapi.json and writes packages/docs/dist/{openapi.json,samples.ts,llms.txt,operations/*.md,index.html}.`);
   process.exit(0);
 }
 if (!existsSync(specPath)) {
@@ -45,6 +46,9 @@ run(process.execPath, [
   '--samples',
   join(dist, 'samples.ts'),
 ]);
+
+// For AI assistants: llms.txt at the root and one Markdown page per operation (dist/operations/).
+run(process.execPath, [join(root, 'generators/docs/llms.mjs'), '--spec', specPath, '--out', dist]);
 
 const redocly = createRequire(join(pkgDir, 'package.json')).resolve('@redocly/cli/bin/cli.js');
 run(process.execPath, [

@@ -27,8 +27,10 @@ if (!existsSync(join(dist, 'index.html'))) {
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
   '.png': 'image/png',
   '.ts': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
 };
 const server = createServer((req, res) => {
   let urlPath;
