@@ -43,7 +43,7 @@ function fieldRows(schema = {}) {
   );
 }
 
-export function operationMarkdown(op, model) {
+export function operationMarkdown(op) {
   const lines = [`# ${op.operationId}: ${op.summary}`, '', `\`${op.method.toUpperCase()} ${op.path}\``, ''];
   lines.push(
     `Base URL: \`${op.baseUrl}\`. ${op.requiresToken ? `Needs a bearer token (scopes: ${op.scopes.join(', ') || 'none named'}).` : 'Needs no token.'}`,
@@ -134,7 +134,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const dir = join(values.out, 'operations');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const op of model.operations) writeFileSync(join(dir, `${op.operationId}.md`), operationMarkdown(op, model));
+  for (const op of model.operations) writeFileSync(join(dir, `${op.operationId}.md`), operationMarkdown(op));
   writeFileSync(join(values.out, 'llms.txt'), llmsTxt(model));
   console.log(`docs: llms.txt and ${model.operations.length} operation pages in ${values.out}`);
 }
