@@ -10,6 +10,7 @@ export default defineConfig({
     // for every file was most of the suites' time on a 2-core machine. Test files share no mutable
     // module state (each starts its own sandbox, mock or server).
     isolate: false,
+    pool: 'threads',
     // Starting Prism or building a sandbox can take a while on a loaded 2-core CI machine.
     hookTimeout: 60_000,
     // The workspace packages' builds (dist/) load as Node loads them, untransformed: through the
