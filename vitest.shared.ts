@@ -10,6 +10,8 @@ export default defineConfig({
     // for every file was most of the suites' time on a 2-core machine. Test files share no mutable
     // module state (each starts its own sandbox, mock or server).
     isolate: false,
+    // Worker threads rather than child processes: cheaper to start, and no suite needs a process of
+    // its own (servers and CLIs the tests start are child processes of their own anyway).
     pool: 'threads',
     // Starting Prism or building a sandbox can take a while on a loaded 2-core CI machine.
     hookTimeout: 60_000,
