@@ -22,9 +22,9 @@ function die(code, message) {
   process.exit(code);
 }
 
-const positive = (name) => (value) => {
+const whole = (name, min = 0) => (value) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number.`);
+  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number of at least ${min}.`);
   return n;
 };
 
@@ -60,7 +60,7 @@ function targetOptions(command, phases) {
     .option(
       '--max-response-time <ms>',
       'fail answers slower than this (turns on max_response_time)',
-      positive('--max-response-time'),
+      whole('--max-response-time', 1),
     )
     .option('--junit <file>', 'write a JUnit XML report (one testsuite per phase)')
     .option('--json <file>', 'write every case as JSON');
@@ -85,8 +85,8 @@ function targetOptions(command, phases) {
   if (phases.includes('workflows')) command.option('--workflow <ids>', 'workflows: comma-separated workflowIds');
   if (phases.includes('fuzz'))
     command
-      .option('--seed <n>', 'fuzz: the fast-check seed; the same seed gives the same inputs', positive('--seed'))
-      .option('--max-examples <n>', 'fuzz: generated inputs per operation and check', positive('--max-examples'), 20);
+      .option('--seed <n>', 'fuzz: the fast-check seed; the same seed gives the same inputs', whole('--seed'))
+      .option('--max-examples <n>', 'fuzz: generated inputs per operation and check', whole('--max-examples', 1), 20);
   command.addHelpText(
     'after',
     `
