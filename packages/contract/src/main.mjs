@@ -22,11 +22,14 @@ function die(code, message) {
   process.exit(code);
 }
 
-const whole = (name, min = 0) => (value) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number of at least ${min}.`);
-  return n;
-};
+const whole =
+  (name, min = 0) =>
+  (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`${name} must be a whole number of at least ${min}.`);
+    return n;
+  };
 
 const program = new Command('hosting-api-contract')
   .description(
