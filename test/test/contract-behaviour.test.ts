@@ -417,6 +417,13 @@ describe('contract workflows against a drifting service (state, behaviour across
       expect(outcome.output).toMatch(
         /SCHEMA getSite 200 \(GET \/sites\/\d+\): .*body\/data\/maintenanceModeStatus must be equal to one of the allowed values/,
       );
+      // Each failure names its check: the workflows' criteria, the webhook's payload, the answer's schema.
+      const checks = failedChecks(outcome);
+      for (const id of WORKFLOWS) expect(checks[id], id).toEqual(['workflow_success']);
+      expect(checks['webhook git_deploy_completed']).toEqual(['webhook_conformance']);
+      expect(Object.entries(checks).find(([key]) => key.startsWith('getSite 200'))?.[1]).toEqual([
+        'response_schema_conformance',
+      ]);
     } finally {
       webhookDrift = undefined;
     }

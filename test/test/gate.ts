@@ -33,7 +33,7 @@ export function failedChecks(outcome: Outcome): Record<string, string[]> {
 export function runGate(script: string, args: string[], env: Record<string, string | undefined>): Promise<Outcome> {
   const resultsFile = join(mkdtempSync(join(tmpdir(), 'gate-')), 'results.json');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
-  const withResults = script === 'run.mjs' ? ['--results', resultsFile] : [];
+  const withResults = ['--results', resultsFile];
   const child = spawn(process.execPath, [script, ...args, ...withResults], {
     cwd: contractDir,
     env: { ...clean, ...env },
@@ -51,7 +51,7 @@ export function runGate(script: string, args: string[], env: Record<string, stri
       try {
         results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
       } catch {
-        // no results file (workflows.mjs, or a configuration error before Dredd): the output says why
+        // no results file (a configuration error before the run): the output says why
       }
       resolve({ code: code ?? 1, output, results });
     });
