@@ -18,6 +18,8 @@ interface Deviation {
   contentType?: string;
   /** Answers a request without a token instead of the mock. */
   unauthorised?: (body: Json) => { status: number; body: unknown };
+  /** Leaves out the WWW-Authenticate header of a 401 answer. */
+  noChallenge?: boolean;
 }
 
 /** A proxy in front of the mock that applies the deviation, if any, whose path a GET matches. */
@@ -53,7 +55,7 @@ function deviatingServer(mockUrl: string, deviations: Deviation[]): Promise<{ ur
       return;
     }
     // The spec documents WWW-Authenticate on 401 answers (issue 12): pass it on as the mock sent it.
-    const challenge = upstream.headers.get('www-authenticate');
+    const challenge = deviation?.noChallenge ? null : upstream.headers.get('www-authenticate');
     res.writeHead(upstream.status, {
       'content-type': upstream.headers.get('content-type') ?? 'application/json',
       ...(challenge ? { 'www-authenticate': challenge } : {}),
@@ -173,6 +175,12 @@ const DRIFTS: [string, Deviation, string, RegExp][] = [
     'getAlert 200',
     /body must have required property 'data'/,
   ],
+  [
+    'a 401 without its WWW-Authenticate header',
+    { path: /^\/v1\/zones(\?.*)?$/, noChallenge: true },
+    'listZones 401',
+    /required header WWW-Authenticate missing/,
+  ],
 ];
 const UNAUTHORISED = ['200 without a token', 'getSite 401', /status 200, expected 401/] as const;
 const DRIFTED = [
@@ -183,6 +191,7 @@ const DRIFTED = [
   'getSite',
   'getCollaborator',
   'getAlert',
+  'listZones',
 ];
 // A parameter on the Content-Type is no drift (application/json; charset=utf-8).
 const CHARSET: Deviation = {
@@ -192,7 +201,7 @@ const CHARSET: Deviation = {
 };
 
 describe('contract gate', () => {
-  describe('one run over a server with a drift on each of seven operations', () => {
+  describe('one run over a server with a drift on each of eight operations', () => {
     let outcome: Outcome;
     let failures: Record<string, string>;
     beforeAll(async () => {
@@ -226,6 +235,7 @@ describe('contract gate', () => {
         'getCollaborator 200': ['response_schema_conformance'],
         'getAlert 200': ['response_schema_conformance'],
         'getSite 401': ['status_code_conformance'],
+        'listZones 401': ['response_headers_conformance'],
       });
     });
 
@@ -342,12 +352,17 @@ describe('contract:live', () => {
     });
   });
 
-  it('runs writes with CONTRACT_ALLOW_WRITES=1', async () => {
-    const { outcome, seen } = await liveAgainstMock({ CONTRACT_ALLOW_WRITES: '1' });
-    expect(outcome.code, outcome.output).toBe(0);
+  it('runs writes with CONTRACT_ALLOW_WRITES=1, and fails a coverage below CONTRACT_MIN_COVERAGE as response_coverage', async () => {
+    // A live run cannot provoke every documented error without target data: below a floor of 100%.
+    const { outcome, seen } = await liveAgainstMock({ CONTRACT_ALLOW_WRITES: '1', CONTRACT_MIN_COVERAGE: '100' });
     for (const key of ['updateSite 200', 'deleteSite 200', 'createSiteNote 200', 'deleteSite 401']) {
       expect(outcomeOf(outcome, key), key).toBe('pass');
     }
     expect(seen.some((line) => line.startsWith('DELETE /v1/sites/'))).toBe(true);
+    expect(outcome.code, outcome.output).toBe(1);
+    expect(outcome.results.filter((r) => r.outcome === 'fail')).toEqual([]);
+    expect(outcome.problems).toEqual([
+      { name: 'coverage', check: 'response_coverage', message: expect.stringMatching(/below the floor of 100%$/) },
+    ]);
   });
 });

@@ -17,6 +17,8 @@ export interface Outcome {
     /** The named checks that failed (checks.cjs of @hosting-api/contract). */
     failures?: { check: string; message: string }[];
   }[];
+  /** Failures that belong to no transaction (run.mjs): a documented response without one, the coverage floor. */
+  problems: { name: string; check: string; message: string }[];
 }
 
 /** The gate's sources (packages/contract/src). */
@@ -48,12 +50,13 @@ export function runGate(script: string, args: string[], env: Record<string, stri
   return new Promise((resolve) => {
     child.on('exit', (code) => {
       let results: Outcome['results'] = [];
+      let problems: Outcome['problems'] = [];
       try {
-        results = JSON.parse(readFileSync(resultsFile, 'utf8')).results;
+        ({ results, problems = [] } = JSON.parse(readFileSync(resultsFile, 'utf8')));
       } catch {
         // no results file (a configuration error before the run): the output says why
       }
-      resolve({ code: code ?? 1, output, results });
+      resolve({ code: code ?? 1, output, results, problems });
     });
   });
 }
