@@ -27,6 +27,7 @@ import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 const root = join(import.meta.dirname, '../..');
 const PUBLISHED = [
   '@hosting-api/client',
+  '@hosting-api/contract',
   '@hosting-api/mock',
   '@hosting-api/openapi',
   '@hosting-api/sandbox',
@@ -34,9 +35,14 @@ const PUBLISHED = [
 ];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
 const BINS: Record<string, string> = {
+  '@hosting-api/contract': 'hosting-api-contract',
   '@hosting-api/mock': 'hosting-api-mock',
   '@hosting-api/sandbox': 'hosting-api-sandbox',
 };
+/** Command-line packages with no library entry: their code is in src/, their README examples are shell. */
+const COMMANDS_ONLY = ['@hosting-api/contract'];
+/** Modules a package gets from the tool that loads it: Dredd hands its hook files `hooks`. */
+const PROVIDED: Record<string, string[]> = { '@hosting-api/contract': ['hooks'] };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 const INSTALL_TIMEOUT = 300_000;
 /** Node lines the installed packages run on besides the machine's own (which runs the tools). */
@@ -278,7 +284,7 @@ describe.skipIf(problem !== undefined)(
       expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
       expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
       expect(pkg.engines).toEqual({ node: '>=20.19' });
-      expect(pkg.files, 'files').toEqual(expect.arrayContaining(['dist']));
+      expect(pkg.files, 'files').toEqual(expect.arrayContaining([COMMANDS_ONLY.includes(name) ? 'src' : 'dist']));
       for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
         for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
           expect(range, `${field}.${dep}`).not.toMatch(/^workspace:/);
@@ -291,7 +297,7 @@ describe.skipIf(problem !== undefined)(
       expect(readme, 'README has an install section').toMatch(/^## Install/m);
       expect(readme, 'README says how to install').toContain(`npm install `);
       expect(readme).toContain(name);
-      expect(readme, 'README has an example').toMatch(/```(ts|js)\n/);
+      expect(readme, 'README has an example').toMatch(COMMANDS_ONLY.includes(name) ? /```sh\n/ : /```(ts|js)\n/);
 
       const targets = [
         ...exportTargets(pkg.exports),
@@ -309,6 +315,8 @@ describe.skipIf(problem !== undefined)(
         expect(dot.import.default).toMatch(/\.js$/);
         expect(dot.require.types).toMatch(/\.d\.cts$/);
         expect(dot.require.default).toMatch(/\.cjs$/);
+      } else if (COMMANDS_ONLY.includes(name)) {
+        expect(pkg.exports).toBeUndefined();
       } else if (name !== '@hosting-api/openapi') {
         expect(pkg.exports['.'].types).toMatch(/\.d\.ts$/);
       }
@@ -327,9 +335,10 @@ describe.skipIf(problem !== undefined)(
       const pkg = manifest(name);
       const declared = new Set([
         name,
+        ...(PROVIDED[name] ?? []),
         ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
       ]);
-      const dist = join(installed(name), 'dist');
+      const dist = join(installed(name), COMMANDS_ONLY.includes(name) ? 'src' : 'dist');
       const files = builtFiles(dist);
       if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
       for (const file of files)
@@ -498,6 +507,50 @@ globalThis.run = async () => {
         } finally {
           await stop(mock);
         }
+      },
+      120_000,
+    );
+
+    it.each(nodeLines)(
+      'Node %i: the contract gate from its installed bin (npx): every phase against its sandbox, a JUnit report that adds up',
+      (major) => {
+        const node = nodeOf(major);
+        const bin = join(scratch, 'node_modules/@hosting-api/contract/bin/hosting-api-contract.js');
+        const help = run(node, [bin, 'check', '--help'], scratch);
+        expect(help.status, help.out).toBe(0);
+        expect(help.out).toContain('--max-examples');
+        const junit = join(scratch, `contract-${major}.xml`);
+        const args = [
+          'check',
+          '--sandbox',
+          '--only',
+          'getAccount',
+          '--workflow',
+          'alerts-paging',
+          '--max-examples',
+          '2',
+          '--junit',
+          junit,
+        ];
+        // npx on the machine's Node (the installed bin, nothing fetched); the bin itself on the others.
+        const r =
+          major === nodeLines[0]
+            ? run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch)
+            : run(node, [bin, ...args], scratch);
+        expect(r.status, r.out).toBe(0);
+        const xml = readFileSync(junit, 'utf8');
+        const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [
+          m[1],
+          Number(m[2]),
+          Number(m[3]),
+        ]);
+        expect(suites.map(([n]) => n)).toEqual(['examples', 'workflows', 'fuzz']);
+        for (const [, tests, failures] of suites) {
+          expect(tests).toBeGreaterThan(0);
+          expect(failures).toBe(0);
+        }
+        const total = suites.reduce((sum, [, tests]) => sum + (tests as number), 0);
+        expect(xml).toContain(`<testsuites tests="${total}" failures="0" errors="0"`);
       },
       120_000,
     );

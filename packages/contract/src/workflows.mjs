@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
 import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
@@ -99,6 +99,26 @@ const files = readdirSync(dir)
       (ORDER.indexOf(a.split('.')[0]) + 1 || 99) - (ORDER.indexOf(b.split('.')[0]) + 1 || 99) || a.localeCompare(b),
   )
   .map((f) => join(dir, f));
+// The workflows name the spec's source (`../openapi.yaml`), which an installed package does not
+// ship: respect reads copies that name the bundle instead (the same description, $refs resolved).
+const bundledYaml = (() => {
+  try {
+    return require.resolve('@hosting-api/openapi/openapi.yaml');
+  } catch {
+    return usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle`.');
+  }
+})();
+const copies = mkdtempSync(join(tmpdir(), 'workflows-src-'));
+const runFiles = new Map(
+  files.map((file) => {
+    const copy = join(copies, basename(file));
+    const text = readFileSync(file, 'utf8')
+      .replace(/^(\s+url:\s*)\.\.\/openapi\.yaml\s*$/gm, `$1${JSON.stringify(bundledYaml)}`)
+      .replace(/^(\s+url:\s*)\.\/sandbox-control\.openapi\.yaml\s*$/gm, `$1${JSON.stringify(controlFile)}`);
+    writeFileSync(copy, text);
+    return [file, copy];
+  }),
+);
 const workflows = [];
 for (const file of files) {
   const doc = parseYaml(readFileSync(file, 'utf8'));
@@ -349,7 +369,7 @@ for (const batch of batches) {
   const args = [
     redocly,
     'respect',
-    ...batch,
+    ...batch.map((file) => runFiles.get(file)),
     ...skip.flatMap((w) => ['--skip', w.id]),
     ...['api', recorderUrl, 'auth', recorderUrl, 'control', controlUrl, 'listener', listenerUrl].flatMap((v, i, a) =>
       i % 2 ? [] : ['--server', `${v}=${a[i + 1]}`],
@@ -433,6 +453,7 @@ for (const jsonOut of reports.filter((f) => existsSync(f))) {
   }
 }
 rmSync(work, { recursive: true, force: true });
+rmSync(copies, { recursive: true, force: true });
 const passed = run.filter((w) => outcome.get(w.id) === 'pass');
 const failed = run.filter((w) => outcome.get(w.id) !== 'pass');
 const lines = [''];
