@@ -50,12 +50,12 @@ const OTHER_NODE_LINES = [22, 24];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
-function run(cmd: string, args: string[], cwd: string, timeout = 120_000) {
+function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, {
     cwd,
     encoding: 'utf8',
     timeout,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
   });
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
@@ -512,14 +512,37 @@ globalThis.run = async () => {
     );
 
     it.each(nodeLines)(
-      'Node %i: the contract gate from its installed bin (npx): every phase against its sandbox, a JUnit report that adds up',
+      "Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors; on the machine's Node through npx, every phase against its sandbox with a JUnit report that adds up",
       (major) => {
         const node = nodeOf(major);
         const bin = join(scratch, 'node_modules/@hosting-api/contract/bin/hosting-api-contract.js');
         const help = run(node, [bin, 'check', '--help'], scratch);
         expect(help.status, help.out).toBe(0);
         expect(help.out).toContain('--max-examples');
-        const junit = join(scratch, `contract-${major}.xml`);
+        const checks = run(node, [bin, 'checks'], scratch);
+        expect(checks.out).toContain('negative_data_rejection');
+        const usage = run(
+          node,
+          [
+            bin,
+            'examples',
+            '--base-url',
+            'http://127.0.0.1:9/api',
+            '--auth-url',
+            'http://127.0.0.1:9',
+            '--client-id',
+            'x',
+          ],
+          scratch,
+          30_000,
+          { CONTRACT_CLIENT_SECRET: 'x' },
+        );
+        expect(usage.status, usage.out).toBe(2);
+        expect(usage.out.trim().split('\n')).toEqual([expect.stringContaining('--base-url must end in /v1')]);
+        // The whole gate (Dredd, respect, fast-check, the sandbox) once, on the machine's Node: each
+        // run costs seconds, and the other lines run the same installed files.
+        if (major !== nodeLines[0]) return;
+        const junit = join(scratch, 'contract.xml');
         const args = [
           'check',
           '--sandbox',
@@ -532,11 +555,7 @@ globalThis.run = async () => {
           '--junit',
           junit,
         ];
-        // npx on the machine's Node (the installed bin, nothing fetched); the bin itself on the others.
-        const r =
-          major === nodeLines[0]
-            ? run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch)
-            : run(node, [bin, ...args], scratch);
+        const r = run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch);
         expect(r.status, r.out).toBe(0);
         const xml = readFileSync(junit, 'utf8');
         const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [
