@@ -27,7 +27,6 @@ import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 const root = join(import.meta.dirname, '../..');
 const PUBLISHED = [
   '@hosting-api/client',
-  '@hosting-api/contract',
   '@hosting-api/mock',
   '@hosting-api/openapi',
   '@hosting-api/sandbox',
@@ -35,14 +34,9 @@ const PUBLISHED = [
 ];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
 const BINS: Record<string, string> = {
-  '@hosting-api/contract': 'hosting-api-contract',
   '@hosting-api/mock': 'hosting-api-mock',
   '@hosting-api/sandbox': 'hosting-api-sandbox',
 };
-/** Command-line packages with no library entry: their code is in src/, their README examples are shell. */
-const COMMANDS_ONLY = ['@hosting-api/contract'];
-/** Modules a package gets from the tool that loads it: Dredd hands its hook files `hooks`. */
-const PROVIDED: Record<string, string[]> = { '@hosting-api/contract': ['hooks'] };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 const INSTALL_TIMEOUT = 300_000;
 /** Node lines the installed packages run on besides the machine's own (which runs the tools). */
@@ -50,12 +44,12 @@ const OTHER_NODE_LINES = [22, 24];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
-function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: Record<string, string> = {}) {
+function run(cmd: string, args: string[], cwd: string, timeout = 120_000) {
   const r = spawnSync(cmd, args, {
     cwd,
     encoding: 'utf8',
     timeout,
-    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
+    env: { ...process.env, npm_config_update_notifier: 'false' },
   });
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
@@ -284,7 +278,7 @@ describe.skipIf(problem !== undefined)(
       expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
       expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
       expect(pkg.engines).toEqual({ node: '>=20.19' });
-      expect(pkg.files, 'files').toEqual(expect.arrayContaining([COMMANDS_ONLY.includes(name) ? 'src' : 'dist']));
+      expect(pkg.files, 'files').toEqual(expect.arrayContaining(['dist']));
       for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
         for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
           expect(range, `${field}.${dep}`).not.toMatch(/^workspace:/);
@@ -297,7 +291,7 @@ describe.skipIf(problem !== undefined)(
       expect(readme, 'README has an install section').toMatch(/^## Install/m);
       expect(readme, 'README says how to install').toContain(`npm install `);
       expect(readme).toContain(name);
-      expect(readme, 'README has an example').toMatch(COMMANDS_ONLY.includes(name) ? /```sh\n/ : /```(ts|js)\n/);
+      expect(readme, 'README has an example').toMatch(/```(ts|js)\n/);
 
       const targets = [
         ...exportTargets(pkg.exports),
@@ -315,8 +309,6 @@ describe.skipIf(problem !== undefined)(
         expect(dot.import.default).toMatch(/\.js$/);
         expect(dot.require.types).toMatch(/\.d\.cts$/);
         expect(dot.require.default).toMatch(/\.cjs$/);
-      } else if (COMMANDS_ONLY.includes(name)) {
-        expect(pkg.exports).toBeUndefined();
       } else if (name !== '@hosting-api/openapi') {
         expect(pkg.exports['.'].types).toMatch(/\.d\.ts$/);
       }
@@ -335,10 +327,9 @@ describe.skipIf(problem !== undefined)(
       const pkg = manifest(name);
       const declared = new Set([
         name,
-        ...(PROVIDED[name] ?? []),
         ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
       ]);
-      const dist = join(installed(name), COMMANDS_ONLY.includes(name) ? 'src' : 'dist');
+      const dist = join(installed(name), 'dist');
       const files = builtFiles(dist);
       if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
       for (const file of files)
@@ -507,69 +498,6 @@ globalThis.run = async () => {
         } finally {
           await stop(mock);
         }
-      },
-      120_000,
-    );
-
-    it.each(nodeLines)(
-      "Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors; on the machine's Node through npx, every phase against its sandbox with a JUnit report that adds up",
-      (major) => {
-        const node = nodeOf(major);
-        const bin = join(scratch, 'node_modules/@hosting-api/contract/bin/hosting-api-contract.js');
-        const help = run(node, [bin, 'check', '--help'], scratch);
-        expect(help.status, help.out).toBe(0);
-        expect(help.out).toContain('--max-examples');
-        const checks = run(node, [bin, 'checks'], scratch);
-        expect(checks.out).toContain('negative_data_rejection');
-        const usage = run(
-          node,
-          [
-            bin,
-            'examples',
-            '--base-url',
-            'http://127.0.0.1:9/api',
-            '--auth-url',
-            'http://127.0.0.1:9',
-            '--client-id',
-            'x',
-          ],
-          scratch,
-          30_000,
-          { CONTRACT_CLIENT_SECRET: 'x' },
-        );
-        expect(usage.status, usage.out).toBe(2);
-        expect(usage.out.trim().split('\n')).toEqual([expect.stringContaining('--base-url must end in /v1')]);
-        // The whole gate (Dredd, respect, fast-check, the sandbox) once, on the machine's Node: each
-        // run costs seconds, and the other lines run the same installed files.
-        if (major !== nodeLines[0]) return;
-        const junit = join(scratch, 'contract.xml');
-        const args = [
-          'check',
-          '--sandbox',
-          '--only',
-          'getAccount',
-          '--workflow',
-          'alerts-paging',
-          '--max-examples',
-          '2',
-          '--junit',
-          junit,
-        ];
-        const r = run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch);
-        expect(r.status, r.out).toBe(0);
-        const xml = readFileSync(junit, 'utf8');
-        const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [
-          m[1],
-          Number(m[2]),
-          Number(m[3]),
-        ]);
-        expect(suites.map(([n]) => n)).toEqual(['examples', 'workflows', 'fuzz']);
-        for (const [, tests, failures] of suites) {
-          expect(tests).toBeGreaterThan(0);
-          expect(failures).toBe(0);
-        }
-        const total = suites.reduce((sum, [, tests]) => sum + (tests as number), 0);
-        expect(xml).toContain(`<testsuites tests="${total}" failures="0" errors="0"`);
       },
       120_000,
     );
