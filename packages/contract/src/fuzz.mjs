@@ -134,7 +134,6 @@ function requestOf(op, { path: over = {}, query = {}, body, auth = 'token' } = {
 
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
 function send(req) {
-  if (process.env.FUZZ_DEBUG) console.error(req.method, req.url, req.body ?? '');
   const t0 = performance.now();
   return new Promise((done, fail) => {
     const url = new URL(req.url);
