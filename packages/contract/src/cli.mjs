@@ -1,6 +1,11 @@
-// The command-line side shared by the contract runners (run.mjs, workflows.mjs): option parsing,
-// usage errors (exit 2 with the help), and the variables a live target needs.
+// The command-line side shared by the phase scripts (run.mjs, workflows.mjs, fuzz.mjs): option
+// parsing, usage errors (exit 2 with the help), the spec file, and the variables a live target needs.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+
+const require = createRequire(import.meta.url);
 
 const LIVE_VARS = {
   CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
@@ -26,6 +31,20 @@ export function parseCommandLine(name, help, options) {
     process.exit(0);
   }
   return { values, usage };
+}
+
+/** The spec the gate checks against: HOSTING_API_SPEC, else the bundle of @hosting-api/openapi (`ext`: json or yaml). */
+export function specFile(usage, ext = 'json') {
+  let file;
+  try {
+    file = process.env.HOSTING_API_SPEC
+      ? resolve(process.env.HOSTING_API_SPEC)
+      : require.resolve(`@hosting-api/openapi/openapi.${ext}`);
+  } catch {
+    usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
+  }
+  if (!existsSync(file)) usage(`spec file not found: ${file}`);
+  return file;
 }
 
 /** Exits 2 naming each live-target variable that is not set (`command` and `writes` say who and what). */

@@ -10,12 +10,12 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import fc from 'fast-check';
-import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { obtainToken, parseCommandLine, requireLiveVars, specFile, startGateSandbox } from './cli.mjs';
 import { bodyMutations, breaking, valid } from './generate.mjs';
 
 const require = createRequire(import.meta.url);
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
-const { createChecker } = require('./spec-check.cjs');
+const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 
 const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 
@@ -57,15 +57,7 @@ try {
   usage(`CONTRACT_FUZZ_PARAMS is not a JSON object: ${error.message}`);
 }
 
-let specFile;
-try {
-  specFile = process.env.HOSTING_API_SPEC
-    ? resolve(process.env.HOSTING_API_SPEC)
-    : require.resolve('@hosting-api/openapi/openapi.json');
-} catch {
-  usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
-}
-const model = await loadModel(specFile);
+const model = await loadModel(specFile(usage));
 const checker = await createChecker(model);
 const started = Date.now();
 
@@ -95,7 +87,6 @@ console.log(
 );
 
 // ---- requests ------------------------------------------------------------------------------
-const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 const isRead = (op) => op.method === 'get' || READ_VERBS.test(op.operationId);
 const byPath = new Map(model.operations.map((o) => [`${o.method} ${o.path}`, o]));
 const jsonBody = (op) => op.requestBody?.content?.['application/json'];

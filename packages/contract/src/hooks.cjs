@@ -11,7 +11,7 @@
 // Configuration comes from the environment that src/run.mjs sets (see README).
 const hooks = require('hooks');
 const { readFileSync, writeFileSync } = require('node:fs');
-const { createChecker } = require('./spec-check.cjs');
+const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
 
 const env = process.env;
@@ -33,9 +33,6 @@ const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TAR
  * mock every documented response is exercised. Add an entry here, never a silent skip.
  */
 const SKIPS = {};
-
-// Operations that only read, although some are POSTs (searches, validation, metric queries).
-const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
 // ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs --
 // Loaded before the first transaction (beforeAll); the token operations (served at the auth URL,

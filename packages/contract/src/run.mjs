@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel, METHODS } from '@hosting-api/openapi/model';
-import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { obtainToken, parseCommandLine, requireLiveVars, specFile, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,17 +53,8 @@ const minCoverage = Number(process.env.CONTRACT_MIN_COVERAGE ?? DEFAULT_MIN_COVE
 if (!(minCoverage >= 0 && minCoverage <= 100))
   usage(`CONTRACT_MIN_COVERAGE must be a percentage from 0 to 100, got "${process.env.CONTRACT_MIN_COVERAGE}"`);
 
-function specFile(ext) {
-  if (process.env.HOSTING_API_SPEC) return resolve(process.env.HOSTING_API_SPEC);
-  try {
-    return require.resolve(`@hosting-api/openapi/openapi.${ext}`);
-  } catch {
-    usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).');
-  }
-}
-const specJson = specFile('json');
-const specForDredd = specFile('yaml');
-for (const f of [specJson, specForDredd]) if (!existsSync(f)) usage(`spec file not found: ${f}`);
+const specJson = specFile(usage, 'json');
+const specForDredd = specFile(usage, 'yaml');
 // The spec model (@hosting-api/openapi/model): operations, responses, the token operation's path.
 let model;
 try {

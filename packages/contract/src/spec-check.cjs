@@ -70,4 +70,7 @@ async function createChecker(model) {
   return { operations, firstExample, checkResponse, header, findOperation, checkWebhook: check.webhook };
 }
 
-module.exports = { createChecker };
+/** Operations that only read, by their operationId, although some are POSTs (searches, validation, metric queries). */
+const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
+
+module.exports = { createChecker, READ_VERBS };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
-import { obtainToken, parseCommandLine, requireLiveVars, startGateSandbox } from './cli.mjs';
+import { obtainToken, parseCommandLine, requireLiveVars, specFile, startGateSandbox } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -35,8 +35,6 @@ Live targets, optional:
                           (default {"notEnrolledSiteId": 123461, "zoneId": 5501})
 Other variables: HOSTING_API_SPEC (bundled spec for the webhook schemas), CONTRACT_WORKFLOWS_DIR.`;
 
-// Same rule as the Dredd hooks: these operations only read, although some are POSTs.
-const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 const { values, usage } = parseCommandLine('contract:workflows', HELP, {
   sandbox: { type: 'boolean', default: false },
   live: { type: 'boolean', default: false },
@@ -49,20 +47,10 @@ const target = values.live ? 'live' : 'sandbox';
 const started = Date.now();
 
 // ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs ---------
-const specFile = (() => {
-  if (process.env.HOSTING_API_SPEC) return resolve(process.env.HOSTING_API_SPEC);
-  try {
-    return require.resolve('@hosting-api/openapi/openapi.json');
-  } catch {
-    return usage(
-      'the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle` (or set HOSTING_API_SPEC).',
-    );
-  }
-})();
-if (!existsSync(specFile)) usage(`spec file not found: ${specFile}`);
+const spec = specFile(usage);
 let model;
 try {
-  model = await loadModel(specFile);
+  model = await loadModel(spec);
 } catch (error) {
   usage(error.message);
 }
@@ -70,7 +58,7 @@ try {
 const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
-const { createChecker } = require('./spec-check.cjs');
+const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 const { checkOfProblem } = require('./checks.cjs');
 const checker = await createChecker(model);
 
@@ -101,13 +89,7 @@ const files = readdirSync(dir)
   .map((f) => join(dir, f));
 // The workflows name the spec's source (`../openapi.yaml`), which an installed package does not
 // ship: respect reads copies that name the bundle instead (the same description, $refs resolved).
-const bundledYaml = (() => {
-  try {
-    return require.resolve('@hosting-api/openapi/openapi.yaml');
-  } catch {
-    return usage('the bundled spec is missing: run `pnpm --filter @hosting-api/openapi bundle`.');
-  }
-})();
+const bundledYaml = specFile(usage, 'yaml');
 const copies = mkdtempSync(join(tmpdir(), 'workflows-src-'));
 const runFiles = new Map(
   files.map((file) => {
