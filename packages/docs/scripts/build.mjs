@@ -48,7 +48,7 @@ run(process.execPath, [
 ]);
 
 // For AI assistants: llms.txt at the root and one Markdown page per operation (dist/operations/).
-run(process.execPath, [join(root, 'generators/docs/llms.mjs'), '--spec', specPath, '--out', dist]);
+run(process.execPath, [join(root, 'generators/llms/llms.mjs'), '--spec', specPath, '--out', dist]);
 
 const redocly = createRequire(join(pkgDir, 'package.json')).resolve('@redocly/cli/bin/cli.js');
 run(process.execPath, [

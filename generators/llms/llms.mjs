@@ -127,7 +127,7 @@ export function llmsTxt(model) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { spec: { type: 'string' }, out: { type: 'string' } } });
   if (!values.spec || !values.out) {
-    console.error('Usage: node generators/docs/llms.mjs --spec <bundled openapi.json> --out <portal dist folder>');
+    console.error('Usage: node generators/llms/llms.mjs --spec <bundled openapi.json> --out <portal dist folder>');
     process.exit(2);
   }
   const model = await loadModel(values.spec);
