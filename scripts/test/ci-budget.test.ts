@@ -44,6 +44,25 @@ describe('ci-budget', () => {
     expect(total.lines.at(-1)).toMatch(/CI run, install included .*130\.0 s +120 s {2}OVER BUDGET/);
   });
 
+  it('scales every budget by the calibration against the budgets machine, both ways', () => {
+    const withRef = { ...budgets, calibration: 2 };
+    const slower = check(summary, { ...withRef, tasks: { 'a#test': 30 } }, 200, 3);
+    expect(slower.lines[0]).toMatch(/^budgets × 1\.50: the calibration workload took 3\.00 s here, 2 s on the budgets' machine/);
+    expect(slower).toMatchObject({ ok: false, flagged: [] }); // a#test: 40 s within 45; the run: 200 s over 180
+    expect(slower.lines.join('\n')).toMatch(/CI run, install included .*200\.0 s +180 s {2}OVER BUDGET/);
+    const faster = check(summary, withRef, 100, 1);
+    expect(faster).toMatchObject({ ok: false, flagged: ['a#test', 'b#test'] }); // 60 s, and 40 s over 23 s, 12 s over 8 s
+    expect(check(summary, budgets, 100, 3).lines[0]).toMatch(/^task/); // no reference: unscaled
+  });
+
+  // (.ci/run calibrates on every run, so --calibrate itself is not run again here.)
+  it('refuses a calibration that is not a number of seconds', () => {
+    const script = join(import.meta.dirname, '../ci-budget.mjs');
+    const bad = spawnSync(process.execPath, [script, '--calibration', 'fast'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^ci-budget: --calibration takes the seconds that --calibrate printed/);
+  });
+
   it('exits 1 when the whole run is over budget, 0 within (tasks over theirs only flagged), 2 without a summary', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ci-budget-'));
     const file = join(dir, 'summary.json');
