@@ -29,7 +29,12 @@ const root = join(import.meta.dirname, '..');
  */
 export function calibrate() {
   const typescript = createRequire(join(root, 'package.json')).resolve('typescript');
-  const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, name: `site-${i}`, tags: ['a', 'b'], ok: i % 3 === 0 }));
+  const rows = Array.from({ length: 5000 }, (_, i) => ({
+    id: i,
+    name: `site-${i}`,
+    tags: ['a', 'b'],
+    ok: i % 3 === 0,
+  }));
   const fastest = (work) => {
     let best = Infinity;
     for (let i = 0; i < 5; i++) {
@@ -41,7 +46,10 @@ export function calibrate() {
   };
   const load = fastest(() => spawnSync(process.execPath, ['-e', `require(${JSON.stringify(typescript)})`]));
   const compute = fastest(() => {
-    for (let i = 0; i < 10; i++) createHash('sha256').update(JSON.stringify(JSON.parse(JSON.stringify(rows)))).digest();
+    for (let i = 0; i < 10; i++)
+      createHash('sha256')
+        .update(JSON.stringify(JSON.parse(JSON.stringify(rows))))
+        .digest();
   });
   return 3 * load + 3 * compute;
 }

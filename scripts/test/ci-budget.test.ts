@@ -47,7 +47,9 @@ describe('ci-budget', () => {
   it('scales every budget by the calibration against the budgets machine, both ways', () => {
     const withRef = { ...budgets, calibration: 2 };
     const slower = check(summary, { ...withRef, tasks: { 'a#test': 30 } }, 200, 3);
-    expect(slower.lines[0]).toMatch(/^budgets × 1\.50: the calibration workload took 3\.00 s here, 2 s on the budgets' machine/);
+    expect(slower.lines[0]).toMatch(
+      /^budgets × 1\.50: the calibration workload took 3\.00 s here, 2 s on the budgets' machine/,
+    );
     expect(slower).toMatchObject({ ok: false, flagged: [] }); // a#test: 40 s within 45; the run: 200 s over 180
     expect(slower.lines.join('\n')).toMatch(/CI run, install included .*200\.0 s +180 s {2}OVER BUDGET/);
     const faster = check(summary, withRef, 100, 1);
