@@ -1,13 +1,39 @@
-// The sandbox as MSW request handlers (`@hosting-api/sandbox/msw`), for front-end tests that mock
-// the API with msw's setupServer. Not a second implementation: each intercepted request goes
-// through the sandbox server's own request listener (routing, auth, validation, the domain, the
-// error envelope, CORS), handed a request and a response object in place of a socket's, so the
-// answers are the server's byte for byte. Node only for now: the sandbox core is built on
-// node:http, node:crypto and node:zlib, so the browser's setupWorker cannot run it yet.
+// The sandbox as MSW request handlers (`@hosting-api/sandbox/msw`), for front-end tests and pages
+// that mock the API with msw: setupServer in Node, setupWorker in the browser. Not a second
+// implementation: each intercepted request goes through the sandbox server's own request listener
+// (routing, auth, validation, the domain, the error envelope, CORS), handed a request and a
+// response object in place of a socket's, so the answers are the server's. The browser build
+// (dist/msw.browser.js, the package's `browser` condition) bundles the same code with
+// src/browser/platform.ts in place of the Node one.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import { createSandboxCore, type SandboxOptions, type SandboxState } from './index.js';
+
+/**
+ * What the server's listener reads of a request (method, url, headers, and the body through
+ * on('data') / on('end')), built from a fetch Request's parts; no Node stream, so it runs in browsers.
+ */
+function incomingMessage(method: string, url: string, headers: Record<string, string>, body: Buffer): IncomingMessage {
+  const listeners: Record<string, ((chunk?: Buffer) => void)[]> = {};
+  const req = {
+    method,
+    url,
+    headers,
+    socket: { remoteAddress: undefined },
+    resume: () => req,
+    on(event: string, listener: (chunk?: Buffer) => void) {
+      listeners[event] = [...(listeners[event] ?? []), listener];
+      // The listener reads the body by registering 'data' then 'end': deliver both after that.
+      if (event === 'end')
+        queueMicrotask(() => {
+          if (body.length) for (const l of listeners.data ?? []) l(body);
+          for (const l of listeners.end ?? []) l();
+        });
+      return req;
+    },
+  };
+  return req as unknown as IncomingMessage;
+}
 
 export interface SandboxHandlersOptions
   extends Pick<SandboxOptions, 'seed' | 'speed' | 'startTime' | 'clients' | 'selfCheck' | 'webhookUrl'> {
@@ -56,12 +82,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions): SandboxH
     });
     if (body.length) headers['content-length'] = String(body.length);
     else delete headers['content-length'];
-    const req = Object.assign(Readable.from(body.length ? [body] : []), {
-      method: request.method,
-      url: path,
-      headers,
-      socket: { remoteAddress: undefined },
-    }) as unknown as IncomingMessage;
+    const req = incomingMessage(request.method, path, headers, body);
     return new Promise<Response>((resolve) => {
       const out: Record<string, string> = {};
       const setHeaders = (more?: Record<string, string | number>) => {

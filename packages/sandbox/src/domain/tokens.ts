@@ -1,5 +1,5 @@
 // API applications (client id + secret + scopes) and the tokens issued to them (part 5).
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../platform.js';
 
 export interface ClientConfig {
   clientId: string;
@@ -35,7 +35,7 @@ export class TokenStore {
 
   issue(client: ClientConfig, now: number): TokenRecord {
     const record: TokenRecord = {
-      token: `sbx_${randomBytes(24).toString('base64url')}`,
+      token: `sbx_${randomBase64url(24)}`,
       clientId: client.clientId,
       scopes: [...client.scopes],
       createdAt: now,

@@ -1,6 +1,7 @@
 // The operations of the bundled spec (@hosting-api/openapi's dist/openapi.json): every one is
 // registered as a route, so the sandbox and the spec cannot disagree on what exists.
 import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
+import { specDocument } from '../spec-document.js';
 
 export type ParamType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
 
@@ -27,7 +28,7 @@ let loaded: Promise<{ model: SpecModel; operations: SpecOperation[] }> | undefin
 
 /** The spec model of the bundled spec and its operations (read once per process). */
 export function loadSpec(): Promise<{ model: SpecModel; operations: SpecOperation[] }> {
-  loaded ??= loadModel().then((model) => ({ model, operations: operationsOf(model) }));
+  loaded ??= loadModel(specDocument).then((model) => ({ model, operations: operationsOf(model) }));
   return loaded;
 }
 

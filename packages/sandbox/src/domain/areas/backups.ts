@@ -1,7 +1,7 @@
 // Backups and restores: scheduled backups (combined and typed lists, downloads), on-demand backups
 // (creating → completed, at most 3 per type per site, deleting → removed, expiry) and restores
 // (the target site is in maintenance mode while a restore runs). Parts 2, 3, 4 and 8 of the seed.
-import { gzipSync } from 'node:zlib';
+import { gzip } from '../../platform.js';
 import { type Ctx, defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
@@ -124,7 +124,7 @@ export function backupPayload(site: SiteRecord, backupId: string, type: 'fs' | '
     Buffer.alloc(1024, 0),
   ]);
   return {
-    body: gzipSync(tar, { level: 9 }),
+    body: gzip(tar),
     contentType: 'application/gzip',
     filename: `${site.name}-${backupId}.tar.gz`,
   };

@@ -1,7 +1,7 @@
 // Egress firewall rules of a site: list, get, create (a duplicate is a 400 with the seed's
 // `Firewall rule already exists`), delete, refresh. The record is not documented beyond its
 // inputs, so a rule answers {id, destination, port, protocol}.
-import { isIP } from 'node:net';
+import { isIP } from '../../platform.js';
 import { type Ctx, defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
 import { type FirewallRuleRecord, nextId } from '../state.js';

@@ -3,7 +3,7 @@
 // (202 processing → deployed later, `git_deploy_completed` webhook) and the paged history.
 // Every operation answers 422 `Unprocessable Entity` for a site not enrolled in the new git
 // integration; the core answers 403 for git writes without the git_edit scope (part 5).
-import { createHash } from 'node:crypto';
+import { sha1Hex } from '../../platform.js';
 import { type Ctx, defineArea } from '../area.js';
 import { badRequest, unprocessable } from '../errors.js';
 import { paginate } from '../pagination.js';
@@ -84,9 +84,7 @@ function startDeploy(
   const entry: Schema<'GitDeployHistoryEntry'> = {
     id,
     created: rt.clock.nowIso(),
-    after: createHash('sha1')
-      .update(`${site.id}:${id}:${record.config.repository}:${record.config.branch}`)
-      .digest('hex'),
+    after: sha1Hex(`${site.id}:${id}:${record.config.repository}:${record.config.branch}`),
     before: previous?.after ?? ZERO_SHA,
     branch: record.config.branch,
     email: state.account.email,

@@ -5,6 +5,7 @@
 // Log entries, reports and metrics are synthetic but deterministic: they derive from the site's
 // seeded fields (id, name, url, creation time, storage use) and the virtual clock, so they need
 // no state, appear only after the site was created, and age out as the clock moves.
+import { decodeBase64url, encodeBase64url } from '../../platform.js';
 import { siteActions } from '../actions.js';
 import { type Ctx, defineArea } from '../area.js';
 import { badRequest } from '../errors.js';
@@ -214,7 +215,7 @@ interface Scroll {
   before: number;
 }
 
-const encodeScroll = (s: Scroll) => Buffer.from(JSON.stringify(s)).toString('base64url');
+const encodeScroll = (s: Scroll) => encodeBase64url(JSON.stringify(s));
 
 function decodeScroll(text: string, kind: 'php' | 'server', siteId: number): Scroll {
   const invalid = () =>
@@ -223,7 +224,7 @@ function decodeScroll(text: string, kind: 'php' | 'server', siteId: number): Scr
     );
   let s: Partial<Scroll>;
   try {
-    s = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<Scroll>;
+    s = JSON.parse(decodeBase64url(text)) as Partial<Scroll>;
   } catch {
     throw invalid();
   }

@@ -3,7 +3,7 @@
 // delete are queued (part 6): the record changes at once, the work on the sites completes after
 // DURATIONS.muPluginChange with an alert and a webhook event. Create and refresh answer the
 // booleans as existing_sites/future_sites; list and get as existingSites/futureSites.
-import { isIP } from 'node:net';
+import { isIP } from '../../platform.js';
 import { defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
 import { paginate } from '../pagination.js';

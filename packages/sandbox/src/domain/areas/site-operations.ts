@@ -4,7 +4,7 @@
 // database-admin URL, CMS version (set or toggle stable/beta) and single-use login URLs.
 // Queued changes (maintenance mode, basic authentication, MCP) complete after
 // DURATIONS.queuedToggle of virtual time; basic authentication is also reported by webhook (part 6).
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomHex, randomInt } from '../../platform.js';
 import { defineArea } from '../area.js';
 import { badRequest } from '../errors.js';
 import { CMS_VERSION_BETA, CMS_VERSION_STABLE, siteView } from '../model/sites.js';
@@ -76,7 +76,7 @@ function queueBasicAuth(rt: SandboxRuntime, siteId: number) {
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789!#$%*+-=?@';
 const randomPassword = (length = 16) =>
   Array.from({ length }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]).join('');
-const randomToken = () => randomBytes(16).toString('hex');
+const randomToken = () => randomHex(16);
 
 export default defineArea({
   getSiteEdgeCacheStatus: (ctx) => {
