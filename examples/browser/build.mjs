@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Bundles the example for the browser with esbuild (the client resolves its browser variant) into
-// dist/, beside index.html. Fails on any warning: a browser build must be clean.
-import { copyFileSync, mkdirSync } from 'node:fs';
+// Bundles the example for the browser with esbuild (the client and the sandbox's MSW handlers
+// resolve their browser builds) into dist/: app.js for index.html (the app on a sandbox server),
+// msw-app.js for msw.html (the app on msw's worker, no server) and msw's worker script.
+// Fails on any warning: a browser build must be clean.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -9,8 +12,11 @@ const here = import.meta.dirname;
 export async function buildApp(outdir = join(here, 'dist')) {
   mkdirSync(outdir, { recursive: true });
   const result = await build({
-    entryPoints: [join(here, 'src/main.ts')],
-    outfile: join(outdir, 'app.js'),
+    entryPoints: [
+      { in: join(here, 'src/main.ts'), out: 'app' },
+      { in: join(here, 'src/msw.ts'), out: 'msw-app' },
+    ],
+    outdir,
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -23,7 +29,13 @@ export async function buildApp(outdir = join(here, 'dist')) {
   });
   const problems = [...result.errors, ...result.warnings].map((m) => m.text);
   if (problems.length) throw new Error(`esbuild: ${problems.join('; ')}`);
-  copyFileSync(join(here, 'index.html'), join(outdir, 'index.html'));
+  const html = readFileSync(join(here, 'index.html'), 'utf8');
+  writeFileSync(join(outdir, 'index.html'), html);
+  writeFileSync(join(outdir, 'msw.html'), html.replace('src="app.js"', 'src="msw-app.js"'));
+  copyFileSync(
+    createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'),
+    join(outdir, 'mockServiceWorker.js'),
+  );
   return outdir;
 }
 

@@ -74,17 +74,37 @@ function exportTargets(exports: unknown): string[] {
   return [];
 }
 
-/** Bare module names a built file imports, requires or resolves (literal specifiers only). */
-function importedPackages(code: string): string[] {
+/**
+ * Bare module names a built file imports, requires or resolves (literal specifiers only). A browser
+ * bundle loads only through import: a `require("…")` there is text (Ajv's code templates).
+ */
+function importedPackages(code: string, browserBundle = false): string[] {
   const names = new Set<string>();
-  for (const m of code.matchAll(
-    /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\w*(?:\.resolve)?\s*\(\s*)["']((?:@[\w.-]+\/)?[\w-][\w.-]*(?:\/[\w./-]*)?)["']/g,
-  )) {
+  const loads = browserBundle
+    ? /(?:\bfrom\s*|\bimport\s*\(\s*)["']((?:@[\w.-]+\/)?[\w-][\w.-]*(?:\/[\w./-]*)?)["']/g
+    : /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\w*(?:\.resolve)?\s*\(\s*)["']((?:@[\w.-]+\/)?[\w-][\w.-]*(?:\/[\w./-]*)?)["']/g;
+  for (const m of code.matchAll(loads)) {
     const spec = m[1]!;
     if (spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!)) continue;
     names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
   }
   return [...names];
+}
+
+/** Bundles `source` (an app's entry in the scratch project) for the browser, as an app's bundler would. */
+function bundleForBrowser(scratch: string, file: string, source: string, external: string[] = []) {
+  writeFileSync(join(scratch, file), source);
+  return build({
+    absWorkingDir: realpathSync(scratch),
+    entryPoints: [file],
+    metafile: true,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    external,
+  });
 }
 
 function builtFiles(dir: string): string[] {
@@ -333,7 +353,7 @@ describe.skipIf(problem !== undefined)(
       const files = builtFiles(dist);
       if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
       for (const file of files)
-        for (const dep of importedPackages(readFileSync(file, 'utf8')))
+        for (const dep of importedPackages(readFileSync(file, 'utf8'), file.endsWith('.browser.js')))
           expect(
             declared.has(dep),
             `${relative(installed(name), file)} loads ${dep}, which ${name} does not declare`,
@@ -352,8 +372,9 @@ describe.skipIf(problem !== undefined)(
     // the workspace build: esbuild --platform=browser, then the bundle run in a bare V8 context that
     // has the web APIs the client uses and no Node global (process, require, Buffer).
     it('@hosting-api/client: a browser app bundles with esbuild and runs without Node globals', async () => {
-      writeFileSync(
-        join(scratch, 'browser-app.mjs'),
+      const result = await bundleForBrowser(
+        scratch,
+        'browser-app.mjs',
         `import { createClient } from '@hosting-api/client';
 globalThis.run = async () => {
   const client = createClient({ baseUrl: 'https://api.example.test/v1', accessToken: 't' });
@@ -363,16 +384,6 @@ globalThis.run = async () => {
 };
 `,
       );
-      const result = await build({
-        absWorkingDir: realpathSync(scratch),
-        entryPoints: ['browser-app.mjs'],
-        metafile: true,
-        bundle: true,
-        platform: 'browser',
-        format: 'esm',
-        write: false,
-        logLevel: 'silent',
-      });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       // Everything from the installed package, with the browser variant behind #get-with-body.
@@ -403,6 +414,23 @@ globalThis.run = async () => {
         /^listSitePhpLogs \(GET \/v1\/sites\/123456\/logs\/php\) sends a request body with GET, which fetch in browsers forbids/,
       );
       expect(sent, 'the GET with a body sent nothing').toEqual(['GET https://api.example.test/v1/account']);
+    });
+
+    it('@hosting-api/sandbox/msw: a browser app gets the browser build, which bundles clean', async () => {
+      // msw is the app's own peer dependency: left out, as the app's bundler would find it.
+      const result = await bundleForBrowser(
+        scratch,
+        'msw-app.mjs',
+        `import { createSandboxHandlers } from '@hosting-api/sandbox/msw';\nexport default createSandboxHandlers;\n`,
+        ['msw'],
+      );
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(Object.keys(result.metafile.inputs).sort()).toEqual([
+        'msw-app.mjs',
+        'node_modules/@hosting-api/sandbox/dist/msw.browser.js',
+      ]);
+      expect(result.outputFiles[0]!.text, 'a node: module').not.toMatch(/["'`]node:/);
     });
 
     it('types resolve for ESM and CommonJS TypeScript users (module nodenext)', () => {

@@ -23,7 +23,7 @@ const result = await build({
   format: 'esm',
   target: 'es2022',
   minify: true,
-  sourcemap: true,
+  // No source map: it would be 8 MB of the package, for a file apps do not debug into.
   external: ['msw'],
   logLevel: 'silent',
   metafile: true,

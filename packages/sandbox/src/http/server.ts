@@ -107,7 +107,6 @@ function answerOf(successStatus: number, result: JsonResult<OperationId> | RawRe
 }
 
 export interface SandboxServer {
-  server: http.Server;
   /** The server's request listener: every answer comes from here (msw.ts calls it directly). */
   handle(req: IncomingMessage, res: ServerResponse): void;
   listen(port: number, host: string): Promise<number>;
@@ -234,15 +233,20 @@ export function buildServer(options: ServerOptions): SandboxServer {
       fail(res, error);
     }
   };
-  const server = http.createServer(handle);
-  // A request Node cannot parse as HTTP still gets the envelope (then the connection closes).
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
-    const body = JSON.stringify(envelopeOf(badRequest(`malformed HTTP request (${error.code ?? error.message})`)));
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  // The node:http server only when listen() is called: MSW (in Node or a page) needs handle() alone.
+  let server: http.Server | undefined;
+  const nodeServer = () => {
+    server = http.createServer(handle);
+    // A request Node cannot parse as HTTP still gets the envelope (then the connection closes).
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+      const body = JSON.stringify(envelopeOf(badRequest(`malformed HTTP request (${error.code ?? error.message})`)));
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    });
+    return server;
+  };
 
   // Queued work that fell due since the last request happens before this one is answered: every
   // API route and control route starts with rt.clock.runDue().
@@ -301,20 +305,21 @@ export function buildServer(options: ServerOptions): SandboxServer {
   }
 
   return {
-    server,
     handle,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address();
+        const listening = server ?? nodeServer();
+        listening.once('error', reject);
+        listening.listen(port, host, () => {
+          listening.off('error', reject);
+          const address = listening.address();
           resolve(typeof address === 'object' && address ? address.port : port);
         });
       }),
     // Open keep-alive connections are closed too: stop() must not wait for clients to hang up.
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (!server) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
