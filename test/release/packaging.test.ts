@@ -1,8 +1,9 @@
 // Packaging test: the published packages, packed as they would be published (`pnpm pack`
-// rewrites workspace:* to versions), installed with npm into a scratch project outside the
-// workspace, then used as a user would: ESM and CommonJS imports, TypeScript types, the CLIs
-// started from their installed bins, a token and three operations. It catches files missing from
-// `files`, `exports` that point nowhere and dependencies that only the workspace provided.
+// rewrites workspace:* to versions), installed into a scratch project outside the workspace, then
+// used as a user would: ESM and CommonJS imports, TypeScript types, the CLIs started from their
+// installed bins, a token and three operations, the contract gate's whole run against its sandbox.
+// It catches files missing from `files`, `exports` that point nowhere and dependencies that only
+// the workspace provided.
 // The bins and the consumers run on the machine's Node and on the newest Node 22 and 24 (official
 // builds from the npm registry, cached by nodeBinary() in pack.mjs), the lines users run.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -27,6 +28,7 @@ import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 const root = join(import.meta.dirname, '../..');
 const PUBLISHED = [
   '@hosting-api/client',
+  '@hosting-api/contract',
   '@hosting-api/mock',
   '@hosting-api/openapi',
   '@hosting-api/sandbox',
@@ -34,9 +36,14 @@ const PUBLISHED = [
 ];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
 const BINS: Record<string, string> = {
+  '@hosting-api/contract': 'hosting-api-contract',
   '@hosting-api/mock': 'hosting-api-mock',
   '@hosting-api/sandbox': 'hosting-api-sandbox',
 };
+/** Command-line packages with no library entry: their code is in src/, their README examples are shell. */
+const COMMANDS_ONLY = ['@hosting-api/contract'];
+/** Modules a package gets from the tool that loads it: Dredd hands its hook files `hooks`. */
+const PROVIDED: Record<string, string[]> = { '@hosting-api/contract': ['hooks'] };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 const INSTALL_TIMEOUT = 300_000;
 /** Node lines the installed packages run on besides the machine's own (which runs the tools). */
@@ -44,12 +51,12 @@ const OTHER_NODE_LINES = [22, 24];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
-function run(cmd: string, args: string[], cwd: string, timeout = 120_000) {
+function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, {
     cwd,
     encoding: 'utf8',
     timeout,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
   });
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
@@ -107,6 +114,12 @@ function bundleForBrowser(scratch: string, file: string, source: string, externa
   });
 }
 
+/** The files a bundle took in, as paths under the scratch project's node_modules (pnpm links them from its store). */
+const bundled = (inputs: Record<string, unknown>) =>
+  Object.keys(inputs)
+    .map((p) => p.replace(/^.*node_modules\/(?!.*node_modules\/)/, 'node_modules/'))
+    .sort();
+
 function builtFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(c|m)?js$/.test(f))
@@ -114,9 +127,16 @@ function builtFiles(dir: string): string[] {
 }
 
 /** Starts an installed bin (through its .bin shim on the machine's Node, else with the given node) and resolves with the URLs it prints. */
+/** The script of an installed bin, for another Node to run (pnpm's .bin entries are shell scripts). */
+function binScript(scratch: string, bin: string): string {
+  const name = Object.keys(BINS).find((n) => BINS[n] === bin)!;
+  const dir = join(scratch, 'node_modules', name);
+  return join(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).bin[bin]);
+}
+
 function startBin(scratch: string, bin: string, args: string[], pattern: RegExp, node = process.execPath) {
   const shim = join(scratch, 'node_modules/.bin', bin);
-  const [cmd, argv] = node === process.execPath ? [shim, args] : [node, [realpathSync(shim), ...args]];
+  const [cmd, argv] = node === process.execPath ? [shim, args] : [node, [binScript(scratch, bin), ...args]];
   const child = spawn(cmd, argv, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const ready = new Promise<RegExpMatchArray>((resolve, reject) => {
@@ -226,7 +246,7 @@ client.account.noSuchMethod();
 `;
 
 describe.skipIf(problem !== undefined)(
-  'packaging: the published packages installed with npm outside the workspace',
+  'packaging: the published packages installed from their tarballs outside the workspace',
   () => {
     let work: string;
     let scratch: string;
@@ -254,39 +274,46 @@ describe.skipIf(problem !== undefined)(
       const files = packPublished(tarballs);
       timings.pack = Date.now() - t;
 
-      // All tarballs in one install, so npm takes @hosting-api/* from them and not the registry.
-      // shallow: each package's own dependencies sit in its own node_modules, so a dependency one
-      // package forgot to declare is not found in a sibling's hoisted copy.
+      // All tarballs in one install, and every @hosting-api/* dependency among them overridden to
+      // its tarball, so none comes from the registry. pnpm, from the store the workspace install
+      // filled (the third-party packages are not downloaded again; their metadata is asked of the
+      // registry): its isolated layout gives each package only what it declares, so a dependency a
+      // package forgot is not found in a sibling's copy, and strict peers fail as npm's ERESOLVE does.
+      expect(files).toHaveLength(PUBLISHED.length);
+      const tarballOf = Object.fromEntries(
+        published.map((p) => [
+          p.name,
+          `file:${files.find((f) => f.endsWith(`${p.name.slice(1).replace('/', '-')}-${versions[p.name]}.tgz`))}`,
+        ]),
+      );
+      const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
       writeFileSync(
         join(scratch, 'package.json'),
-        JSON.stringify({ name: 'scratch', private: true, version: '0.0.0' }),
+        JSON.stringify({
+          name: 'scratch',
+          private: true,
+          version: '0.0.0',
+          packageManager: rootManifest.packageManager,
+          dependencies: tarballOf,
+          pnpm: { overrides: tarballOf },
+        }),
       );
-      expect(files).toHaveLength(PUBLISHED.length);
       t = Date.now();
       const r = run(
-        'npm',
-        [
-          'install',
-          '--no-audit',
-          '--no-fund',
-          '--ignore-scripts',
-          '--prefer-offline',
-          '--loglevel=error',
-          '--install-strategy=shallow',
-          ...files,
-        ],
+        'pnpm',
+        ['install', '--prefer-offline', '--ignore-scripts', '--config.strict-peer-dependencies=true'],
         scratch,
         INSTALL_TIMEOUT,
       );
       timings.install = Date.now() - t;
-      if (r.status !== 0) throw new Error(`npm install of the tarballs failed:\n${r.out}`);
+      if (r.status !== 0) throw new Error(`pnpm install of the tarballs failed:\n${r.out}`);
       writeFileSync(join(scratch, 'consumer.mjs'), ESM_CONSUMER);
       writeFileSync(join(scratch, 'consumer.cjs'), CJS_CONSUMER);
     }, INSTALL_TIMEOUT + 60_000);
 
     afterAll(async () => {
       await Promise.all([stop(sandbox), stop(mock)]);
-      console.log(`packaging: pnpm pack ${timings.pack} ms, npm install ${timings.install} ms`);
+      console.log(`packaging: pnpm pack ${timings.pack} ms, pnpm install ${timings.install} ms`);
       if (work && !process.env.KEEP_PACKAGING_SCRATCH) rmSync(work, { recursive: true, force: true });
     });
 
@@ -298,7 +325,7 @@ describe.skipIf(problem !== undefined)(
       expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
       expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
       expect(pkg.engines).toEqual({ node: '>=20.19' });
-      expect(pkg.files, 'files').toEqual(expect.arrayContaining(['dist']));
+      expect(pkg.files, 'files').toEqual(expect.arrayContaining([COMMANDS_ONLY.includes(name) ? 'src' : 'dist']));
       for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
         for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
           expect(range, `${field}.${dep}`).not.toMatch(/^workspace:/);
@@ -311,7 +338,7 @@ describe.skipIf(problem !== undefined)(
       expect(readme, 'README has an install section').toMatch(/^## Install/m);
       expect(readme, 'README says how to install').toContain(`npm install `);
       expect(readme).toContain(name);
-      expect(readme, 'README has an example').toMatch(/```(ts|js)\n/);
+      expect(readme, 'README has an example').toMatch(COMMANDS_ONLY.includes(name) ? /```sh\n/ : /```(ts|js)\n/);
 
       const targets = [
         ...exportTargets(pkg.exports),
@@ -329,6 +356,8 @@ describe.skipIf(problem !== undefined)(
         expect(dot.import.default).toMatch(/\.js$/);
         expect(dot.require.types).toMatch(/\.d\.cts$/);
         expect(dot.require.default).toMatch(/\.cjs$/);
+      } else if (COMMANDS_ONLY.includes(name)) {
+        expect(pkg.exports).toBeUndefined();
       } else if (name !== '@hosting-api/openapi') {
         expect(pkg.exports['.'].types).toMatch(/\.d\.ts$/);
       }
@@ -347,9 +376,10 @@ describe.skipIf(problem !== undefined)(
       const pkg = manifest(name);
       const declared = new Set([
         name,
+        ...(PROVIDED[name] ?? []),
         ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
       ]);
-      const dist = join(installed(name), 'dist');
+      const dist = join(installed(name), COMMANDS_ONLY.includes(name) ? 'src' : 'dist');
       const files = builtFiles(dist);
       if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
       for (const file of files)
@@ -387,7 +417,7 @@ globalThis.run = async () => {
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       // Everything from the installed package, with the browser variant behind #get-with-body.
-      expect(Object.keys(result.metafile.inputs).sort()).toEqual([
+      expect(bundled(result.metafile.inputs)).toEqual([
         'browser-app.mjs',
         'node_modules/@hosting-api/client/dist/get-with-body.browser.js',
         'node_modules/@hosting-api/client/dist/index.js',
@@ -426,7 +456,7 @@ globalThis.run = async () => {
       );
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
-      expect(Object.keys(result.metafile.inputs).sort()).toEqual([
+      expect(bundled(result.metafile.inputs)).toEqual([
         'msw-app.mjs',
         'node_modules/@hosting-api/sandbox/dist/msw.browser.js',
       ]);
@@ -528,6 +558,64 @@ globalThis.run = async () => {
         }
       },
       120_000,
+    );
+
+    it.each(nodeLines)(
+      "Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors; on the machine's Node through npx, the whole gate against its sandbox, with reports that add up",
+      (major) => {
+        const node = nodeOf(major);
+        const bin = binScript(scratch, 'hosting-api-contract');
+        const help = run(node, [bin, 'check', '--help'], scratch);
+        expect(help.status, help.out).toBe(0);
+        expect(help.out).toContain('--max-examples');
+        const checks = run(node, [bin, 'checks'], scratch);
+        expect(checks.out).toContain('negative_data_rejection');
+        const usage = run(
+          node,
+          [
+            bin,
+            'examples',
+            '--base-url',
+            'http://127.0.0.1:9/api',
+            '--auth-url',
+            'http://127.0.0.1:9',
+            '--client-id',
+            'x',
+          ],
+          scratch,
+          30_000,
+          { CONTRACT_CLIENT_SECRET: 'x' },
+        );
+        expect(usage.status, usage.out).toBe(2);
+        expect(usage.out.trim().split('\n')).toEqual([expect.stringContaining('--base-url must end in /v1')]);
+        // The whole gate (Dredd, respect, fast-check, the sandbox) once, on the machine's Node: the
+        // run `pnpm contract:sandbox` makes in the workspace, made here from the tarball instead (its
+        // JSON report, in test/test-results, counts in CI's totals). The other lines run the same files.
+        if (major !== nodeLines[0]) return;
+        const junit = join(scratch, 'contract.xml');
+        const json = join(root, 'test/test-results/contract-packed.json');
+        const args = ['check', '--sandbox', '--seed', '1', '--max-examples', '5', '--junit', junit, '--json', json];
+        const r = run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch, INSTALL_TIMEOUT);
+        expect(r.status, r.out).toBe(0);
+        const report = JSON.parse(readFileSync(json, 'utf8'));
+        expect(report).toMatchObject({ target: 'sandbox', failed: 0 });
+        expect(report.passed).toBeGreaterThan(500); // every documented response, workflow and fuzz case
+        const xml = readFileSync(junit, 'utf8');
+        const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [
+          m[1],
+          Number(m[2]),
+          Number(m[3]),
+        ]);
+        expect(suites.map(([n]) => n)).toEqual(['examples', 'workflows', 'fuzz']);
+        for (const [, tests, failures] of suites) {
+          expect(tests).toBeGreaterThan(0);
+          expect(failures).toBe(0);
+        }
+        const total = suites.reduce((sum, [, tests]) => sum + (tests as number), 0);
+        expect(xml).toContain(`<testsuites tests="${total}" failures="0" errors="0"`);
+        expect(total).toBe(report.passed + report.failed + report.skipped);
+      },
+      INSTALL_TIMEOUT,
     );
   },
 );
