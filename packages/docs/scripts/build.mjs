@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the portal into dist/: the spec with generated code samples (dist/openapi.json), the
 // samples as one TypeScript file (dist/samples.ts), llms.txt and one Markdown page per operation
-// (dist/operations/) for AI assistants, and a self-contained Redoc page (dist/index.html, Redoc
-// inlined so it works offline).
+// (dist/operations/) for AI assistants, a self-contained Redoc page (dist/index.html, Redoc
+// inlined so it works offline), and the guides (dist/guides/) and changelog (dist/changelog.html)
+// from guides/ and the changesets, every page under one header.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -62,6 +63,17 @@ run(process.execPath, [
   'Hosting Platform Management API v1',
   '-o',
   'dist/index.html',
+]);
+
+// The guides, the changelog, and the header every page shares (the reference's included).
+run(process.execPath, [
+  join(root, 'generators/guides/guides.mjs'),
+  '--guides',
+  join(pkgDir, 'guides'),
+  '--out',
+  dist,
+  '--root',
+  root,
 ]);
 
 const kib = (statSync(join(dist, 'index.html')).size / 1024).toFixed(0);

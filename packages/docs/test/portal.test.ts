@@ -156,4 +156,16 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     await page.screenshot({ path: screenshot });
     expect(existsSync(screenshot)).toBe(true);
   });
+
+  it('shows a guide with its diagrams under the shared header, whose Reference link opens the reference', async () => {
+    const guide = join(dist, 'guides/states.html');
+    await page.goto(pathToFileURL(guide).href);
+    await expect(page.locator('h1').textContent()).resolves.toBe('States and transitions');
+    const diagram = page.locator('svg.states').first();
+    await expect(diagram.boundingBox().then((box) => box?.width ?? 0)).resolves.toBeGreaterThan(300);
+    await page.screenshot({ path: join(dist, 'guide.png'), fullPage: true });
+    await page.locator('header.site a', { hasText: 'Reference' }).click();
+    await page.locator('.menu-item-type-group a', { hasText: 'Notes' }).first().waitFor({ timeout: 20_000 });
+    expect(page.url()).toBe(pathToFileURL(portal).href);
+  });
 });

@@ -1,0 +1,95 @@
+// The built guides, changelog and shared header (pnpm docs, generators/guides/guides.mjs): every
+// guide built and listed, no broken internal link or anchor anywhere in the site, every page under
+// one header, the guides saying what the spec says (message texts, state values), diagrams drawn
+// at build time.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { loadModel } from '@hosting-api/openapi/model';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain .mjs script without types
+import { readGuides, stateDiagram } from '../../../generators/guides/guides.mjs';
+
+const dist = join(import.meta.dirname, '../dist');
+const spec = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8'));
+const guides: { slug: string; title: string; markdown: string }[] = readGuides(join(import.meta.dirname, '../guides'));
+const read = (file: string) => readFileSync(join(dist, file), 'utf8');
+const pages = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+
+describe('the guides', () => {
+  it('are built as pages and as Markdown, and listed in the guides index and llms.txt', () => {
+    expect(guides.map((g) => g.slug)).toEqual(
+      expect.arrayContaining(['getting-started', 'authentication', 'errors', 'pagination', 'limits', 'states']),
+    );
+    const index = read('guides/index.html');
+    const llms = read('llms.txt');
+    for (const g of guides) {
+      expect(read(`guides/${g.slug}.html`)).toContain(`<title>${g.title.replace(/&/g, '&amp;')} — `);
+      expect(read(`guides/${g.slug}.md`).split('\n')[0]).toBe(`# ${g.title}`);
+      expect(index).toContain(`href="${g.slug}.html"`);
+      expect(llms).toContain(`(guides/${g.slug}.md)`);
+    }
+  });
+
+  it('has no broken internal link or anchor on any page of the site', () => {
+    const broken: string[] = [];
+    for (const page of pages) {
+      const html = read(page);
+      for (const [, href] of html.matchAll(/<a [^>]*href="([^"]+)"/g)) {
+        if (/^(https?:|mailto:)/.test(href!)) continue;
+        const [file, anchor] = href!.split('#');
+        // Redoc's own links (#tag/…, /section/…, /sites) are routes its script handles, not files.
+        if (page === 'index.html' && (!file || file.startsWith('/'))) continue;
+        const target = file ? join(dirname(join(dist, page)), file) : join(dist, page);
+        if (!existsSync(target)) broken.push(`${page}: ${href} (no such file)`);
+        else if (anchor && !readFileSync(target, 'utf8').includes(`id="${anchor}"`))
+          broken.push(`${page}: ${href} (no such anchor)`);
+      }
+    }
+    expect(pages.length).toBeGreaterThan(guides.length + 2);
+    expect(broken).toEqual([]);
+  });
+
+  it('puts every page, the reference too, under one header', () => {
+    for (const page of pages) {
+      const header = /<header class="site">([\s\S]*?)<\/header>/.exec(read(page))?.[1];
+      expect(header, page).toBeDefined();
+      const up = relative(dirname(join(dist, page)), dist);
+      const to = (file: string) => (up ? `${up}/${file}` : file);
+      for (const file of ['index.html', 'guides/index.html', 'changelog.html', 'llms.txt'])
+        expect(header, `${page} → ${file}`).toContain(`href="${to(file)}"`);
+    }
+  });
+
+  it('say what the spec says: its message texts, and every state and status value it lists', async () => {
+    const text = (slug: string) => guides.find((g) => g.slug === slug)!.markdown;
+    const { messages } = await loadModel(join(dist, 'openapi.json'));
+    expect(Object.keys(messages).length).toBeGreaterThan(3);
+    for (const message of Object.values(messages)) expect(text('errors'), message).toContain(`\`${message}\``);
+    // Open sets (states the documentation calls incomplete) list their values as examples.
+    const schemas = spec.components.schemas;
+    const listed = (schema: { enum?: string[]; examples?: string[] }) => schema.enum ?? schema.examples ?? [];
+    const values = [schemas.SiteState, schemas.GitDeployState, schemas.OndemandBackup.properties.status].flatMap(
+      listed,
+    );
+    expect(values.length).toBeGreaterThan(8);
+    for (const value of values) expect(text('states'), value).toContain(`\`${value}\``);
+  });
+
+  it('draws the state diagrams at build time, as SVG with a text alternative', () => {
+    const states = read('guides/states.html');
+    expect(states.match(/<svg class="states"/g)?.length).toBe(5);
+    expect(states).not.toContain('```states');
+    const svg = stateDiagram('a -> b : go\nb --> a : not shown');
+    expect(svg).toContain('aria-label="a to b: go; b to a: not shown"');
+    expect(svg.match(/class="not-shown"/g)).toHaveLength(1);
+    expect(() => stateDiagram('a to b')).toThrow(/line 1: write "from -> to : label"/);
+  });
+
+  it('has a changelog that names every package a pending changeset bumps', () => {
+    const changelog = read('changelog.html');
+    const dir = join(import.meta.dirname, '../../../.changeset');
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md'))
+      for (const [, name] of readFileSync(join(dir, file), 'utf8').matchAll(/^"(@hosting-api\/[\w-]+)":/gm))
+        expect(changelog, `${file}: ${name}`).toContain(name);
+  });
+});
