@@ -49,7 +49,9 @@ export function stateDiagram(source) {
 const marked = new Marked({
   renderer: {
     code({ text, lang }) {
-      return lang === 'states' ? `<figure>${stateDiagram(text)}</figure>\n` : false;
+      if (lang === 'states') return `<figure>${stateDiagram(text)}</figure>\n`;
+      // Focusable, so a keyboard can scroll a code block that overflows (WCAG 2.1.1).
+      return `<pre tabindex="0"><code class="language-${esc(lang ?? '')}">${esc(text)}</code></pre>\n`;
     },
   },
 });

@@ -1,6 +1,7 @@
 // Opens the built portal (dist/index.html, from `pnpm docs`) in headless Chromium with every
 // request off the machine blocked, and checks what a reader sees.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -104,6 +105,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     for (const heading of headings) {
       await expect(page.locator('h2', { hasText: heading }).first().isVisible()).resolves.toBe(true);
     }
+    await page.screenshot({ path: join(dist, 'landing.png') });
   });
 
   it('lists every tag with exactly its operations, as many as the spec has', async () => {
@@ -167,5 +169,36 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     await page.locator('header.site a', { hasText: 'Reference' }).click();
     await page.locator('.menu-item-type-group a', { hasText: 'Notes' }).first().waitFor({ timeout: 20_000 });
     expect(page.url()).toBe(pathToFileURL(portal).href);
+  });
+
+  // axe-core (Deque's accessibility engine) run in each page: the reference, every guide, the changelog.
+  it('has no serious or critical accessibility violation (axe-core) on any page', async () => {
+    const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+    const files = [
+      'index.html',
+      'changelog.html',
+      ...readdirSync(join(dist, 'guides'))
+        .filter((f) => f.endsWith('.html'))
+        .map((f) => `guides/${f}`),
+    ];
+    const serious: string[] = [];
+    for (const file of files) {
+      await page.goto(pathToFileURL(join(dist, file)).href);
+      // Redoc renders after load, with transient "Loading..." placeholders: check what a reader settles on.
+      await page.waitForFunction(
+        () => ![...document.querySelectorAll('span')].some((s) => s.textContent === 'Loading...'),
+      );
+      await page.addScriptTag({ path: axe });
+      const violations = await page.evaluate(async () => {
+        type Axe = { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+        const result = await (window as unknown as { axe: Axe }).axe.run();
+        return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+      });
+      for (const v of violations)
+        if (v.impact === 'serious' || v.impact === 'critical')
+          serious.push(`${file}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
+    }
+    expect(files.length).toBeGreaterThan(10);
+    expect(serious).toEqual([]);
   });
 });
