@@ -31,7 +31,7 @@ export function tsLiteral(value, indent = '') {
 const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The example values of one operation of the spec model: path parameters, query parameters, body. */
-function examples(o) {
+export function examples(o) {
   const where = `${o.method.toUpperCase()} ${o.path}`;
   if (!o.clientMethod) throw new Error(`${where} has no x-client-method`);
   const pathParams = {};

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Marked } from 'marked';
 
-const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** An SVG of a state diagram: states left to right in order of appearance, forward arrows above, back arrows below. */
 export function stateDiagram(source) {
@@ -59,9 +59,10 @@ const marked = new Marked({
 // The header's style (every page, Redoc's included) and the guides' own.
 const HEADER_STYLE = readFileSync(join(import.meta.dirname, 'header.css'), 'utf8');
 const STYLE = HEADER_STYLE + readFileSync(join(import.meta.dirname, 'guides.css'), 'utf8');
+// The header: the site's parts, and one search over guides and operations (assets/search.js).
 const header = (up) =>
-  `<header class="site"><a class="brand" href="${up}index.html">Hosting Platform Management API v1</a><a href="${up}index.html">Reference</a><a href="${up}guides/index.html">Guides</a><a href="${up}changelog.html">Changelog</a><a href="${up}llms.txt">llms.txt</a></header>`;
-const page = (title, up, body) =>
+  `<header class="site"><a class="brand" href="${up}index.html">Hosting Platform Management API v1</a><a href="${up}index.html">Reference</a><a href="${up}guides/index.html">Guides</a><a href="${up}changelog.html">Changelog</a><a href="${up}llms.txt">llms.txt</a><span class="search"><input type="search" id="site-search" placeholder="Search guides and operations" aria-label="Search guides and operations" autocomplete="off"><ul id="site-search-results" hidden></ul></span></header><script src="${up}assets/search-index.js" defer></script><script src="${up}assets/search.js" defer></script>`;
+export const page = (title, up, body) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)} — Hosting Platform Management API v1</title><style>${STYLE}</style></head><body>${header(up)}${body}</body></html>\n`;
 
 /** The guides of a folder, in file order: { slug, title, summary, markdown }. */

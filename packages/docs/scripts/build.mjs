@@ -2,10 +2,11 @@
 // Builds the portal into dist/: the spec with generated code samples (dist/openapi.json), the
 // samples as one TypeScript file (dist/samples.ts), llms.txt and one Markdown page per operation
 // (dist/operations/) for AI assistants, a self-contained Redoc page (dist/index.html, Redoc
-// inlined so it works offline), and the guides (dist/guides/) and changelog (dist/changelog.html)
-// from guides/ and the changesets, every page under one header.
+// inlined so it works offline), the guides (dist/guides/) and changelog (dist/changelog.html)
+// from guides/ and the changesets, an HTML page per operation with Try it (dist/operations/), and
+// one search over guides and operations: every page under one header.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +76,18 @@ run(process.execPath, [
   '--root',
   root,
 ]);
+
+// One HTML page per operation with Try it, the search index, and the pages' scripts (assets/).
+run(process.execPath, [
+  join(root, 'generators/portal/portal.mjs'),
+  '--spec',
+  specPath,
+  '--out',
+  dist,
+  '--guides',
+  join(pkgDir, 'guides'),
+]);
+cpSync(join(pkgDir, 'assets'), join(dist, 'assets'), { recursive: true });
 
 const kib = (statSync(join(dist, 'index.html')).size / 1024).toFixed(0);
 console.log(

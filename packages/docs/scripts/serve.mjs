@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Serves the built portal (dist/) on localhost. No dependencies: the portal is static files.
+// Serves the built portal (dist/) on localhost, with a sandbox beside it for the operation pages'
+// Try it (@hosting-api/sandbox, frozen clock, CORS for this origin only; --no-sandbox to leave it
+// out). Pages learn where it is at /__docs/sandbox.json.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -8,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
-  console.log(`Usage: pnpm docs:serve [--port <n>]   (default port: $PORT or 8080)
+  console.log(`Usage: pnpm docs:serve [--port <n>] [--no-sandbox]   (default port: $PORT or 8080)
 
-Serves packages/docs/dist (built by \`pnpm docs\`) at http://127.0.0.1:<port>/.`);
+Serves packages/docs/dist (built by \`pnpm docs\`) at http://127.0.0.1:<port>/, and starts a
+sandbox (sandbox-client / sandbox-secret) that the operation pages' Try it sends requests to.`);
   process.exit(0);
 }
 const portArg = args.indexOf('--port');
@@ -25,14 +28,26 @@ if (!existsSync(join(dist, 'index.html'))) {
 }
 
 const types = {
+  '.css': 'text/css',
   '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
   '.json': 'application/json',
   '.md': 'text/markdown; charset=utf-8',
   '.png': 'image/png',
   '.ts': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };
+/** The sandbox for Try it, once the server knows its own origin. */
+let sandbox;
 const server = createServer((req, res) => {
+  if (req.url === '/__docs/sandbox.json') {
+    if (!sandbox) return res.writeHead(404, { 'content-type': 'text/plain' }).end('No sandbox (--no-sandbox)');
+    const { url, authUrl, clients } = sandbox;
+    const [{ clientId, clientSecret }] = clients; // the sandbox's own public test client
+    return res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ url, authUrl, clientId, clientSecret }));
+  }
   let urlPath;
   try {
     urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
@@ -54,7 +69,12 @@ const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
   res.end(readFileSync(file));
 });
-server.listen(port, '127.0.0.1', () => {
-  const { port: actual } = server.address();
-  console.log(`docs:serve: http://127.0.0.1:${actual}/ (Ctrl+C to stop)`);
+server.listen(port, '127.0.0.1', async () => {
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  if (!args.includes('--no-sandbox')) {
+    const { startSandbox } = await import('@hosting-api/sandbox');
+    sandbox = await startSandbox({ port: 0, speed: 0, cors: [origin] });
+  }
+  const beside = sandbox ? `, Try it against the sandbox at ${sandbox.url}` : '';
+  console.log(`docs:serve: ${origin}/ (Ctrl+C to stop)${beside}`);
 });

@@ -92,4 +92,23 @@ describe('the guides', () => {
       for (const [, name] of readFileSync(join(dir, file), 'utf8').matchAll(/^"(@hosting-api\/[\w-]+)":/gm))
         expect(changelog, `${file}: ${name}`).toContain(name);
   });
+
+  it('gives every operation a page with its example request, and indexes every guide and operation for the search', () => {
+    const operations = Object.values(spec.paths as Record<string, Record<string, { operationId?: string }>>)
+      .flatMap((item) => Object.values(item))
+      .map((op) => op.operationId)
+      .filter((id): id is string => !!id);
+    expect(operations.length).toBe(116);
+    for (const id of operations) {
+      const html = read(`operations/${id}.html`);
+      const request = JSON.parse(
+        /<script type="application\/json" id="example-request">(.*?)<\/script>/s.exec(html)![1]!,
+      );
+      expect(request.operationId).toBe(id);
+      expect(request.path).not.toContain('{'); // every path parameter filled with its example
+    }
+    const index = JSON.parse(read('assets/search-index.js').replace(/^window\.SEARCH_INDEX = |;\n$/g, ''));
+    expect(index.filter((e: { kind: string }) => e.kind === 'Operation')).toHaveLength(operations.length);
+    expect(index.filter((e: { kind: string }) => e.kind === 'Guide')).toHaveLength(guides.length);
+  });
 });
