@@ -561,7 +561,7 @@ globalThis.run = async () => {
     );
 
     it.each(nodeLines)(
-      "Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors; on the machine's Node through npx, the whole gate against its sandbox, with reports that add up",
+      "Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors; on the machine's Node through npx, every phase against its sandbox, with reports that add up",
       (major) => {
         const node = nodeOf(major);
         const bin = binScript(scratch, 'hosting-api-contract');
@@ -588,18 +588,26 @@ globalThis.run = async () => {
         );
         expect(usage.status, usage.out).toBe(2);
         expect(usage.out.trim().split('\n')).toEqual([expect.stringContaining('--base-url must end in /v1')]);
-        // The whole gate (Dredd, respect, fast-check, the sandbox) once, on the machine's Node: the
-        // run `pnpm contract:sandbox` makes in the workspace, made here from the tarball instead (its
-        // JSON report, in test/test-results, counts in CI's totals). The other lines run the same files.
+        // Every phase (Dredd, respect, fast-check, the sandbox) once, on the machine's Node, on a
+        // slice of the API: the whole run is `pnpm contract:sandbox`'s, a task of its own that starts
+        // long before this one. The other lines run the same installed files.
         if (major !== nodeLines[0]) return;
         const junit = join(scratch, 'contract.xml');
-        const json = join(root, 'test/test-results/contract-packed.json');
-        const args = ['check', '--sandbox', '--seed', '1', '--max-examples', '5', '--junit', junit, '--json', json];
+        const json = join(scratch, 'contract.json');
+        const args = [
+          'check',
+          '--sandbox',
+          '--only',
+          'getAccount,listSiteNotes,createSiteNote',
+          '--workflow',
+          'alerts-paging',
+        ];
+        args.push('--max-examples', '2', '--junit', junit, '--json', json);
         const r = run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch, INSTALL_TIMEOUT);
         expect(r.status, r.out).toBe(0);
         const report = JSON.parse(readFileSync(json, 'utf8'));
         expect(report).toMatchObject({ target: 'sandbox', failed: 0 });
-        expect(report.passed).toBeGreaterThan(500); // every documented response, workflow and fuzz case
+        expect(report.passed).toBeGreaterThan(10);
         const xml = readFileSync(junit, 'utf8');
         const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [
           m[1],

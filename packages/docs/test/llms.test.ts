@@ -29,8 +29,9 @@ describe('llms.txt and the operation pages', () => {
     expect(llms.match(/^- \[\w+\]\(operations\//gm)).toHaveLength(operations.length);
   });
 
-  it('one page per operation, and no other', () => {
-    expect(readdirSync(join(dist, 'operations')).sort()).toEqual(operations.map((o) => `${o.id}.md`).sort());
+  it('one Markdown page per operation, and no other', () => {
+    const markdown = readdirSync(join(dist, 'operations')).filter((f) => f.endsWith('.md'));
+    expect(markdown.sort()).toEqual(operations.map((o) => `${o.id}.md`).sort());
     for (const op of operations) expect(existsSync(join(dist, 'operations', `${op.id}.md`))).toBe(true);
   });
 

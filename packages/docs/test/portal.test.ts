@@ -2,7 +2,7 @@
 // request off the machine blocked, and checks what a reader sees.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -174,15 +174,17 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     expect(page.url()).toBe(pathToFileURL(portal).href);
   });
 
-  // axe-core (Deque's accessibility engine) run in each page: the reference, every guide, the changelog.
-  it('has no serious or critical accessibility violation (axe-core) on any page', async () => {
+  // axe-core (Deque's accessibility engine) run in the reference and in one page of each other kind.
+  it('has no serious or critical accessibility violation (axe-core) on any kind of page', async () => {
     const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+    // One page of each kind: the pages of a kind share their template (code blocks, diagrams, Try it).
     const files = [
       'index.html',
       'changelog.html',
-      ...readdirSync(join(dist, 'guides'))
-        .filter((f) => f.endsWith('.html'))
-        .map((f) => `guides/${f}`),
+      'guides/index.html',
+      'guides/getting-started.html',
+      'guides/states.html',
+      'operations/createSiteNote.html',
     ];
     const serious: string[] = [];
     for (const file of files) {
@@ -207,7 +209,6 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
         if (v.impact === 'serious' || v.impact === 'critical')
           serious.push(`${file}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
     }
-    expect(files.length).toBeGreaterThan(10);
     expect(serious).toEqual([]);
   });
 
