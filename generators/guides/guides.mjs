@@ -3,12 +3,13 @@
 // marked into <out>/guides/slug.html beside their Markdown (for AI assistants), with ```states
 // blocks drawn as SVG at build time ("a -> b : label"; "-->" for a transition the API documentation
 // does not show). Every page, the Redoc reference (<out>/index.html) included, gets one header:
-// Reference, Guides, Changelog, llms.txt. Also writes the guides index and the changelog
-// (pending changesets, then each package's CHANGELOG.md), and lists the guides in llms.txt.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Reference, Guides, Changelog, llms.txt. Also writes the guides index and the changelog page
+// (generators/changelog), and lists the guides in llms.txt.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Marked } from 'marked';
+import { changelog } from '../changelog/changelog.mjs';
 
 export const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -84,25 +85,7 @@ export function readGuides(dir) {
     });
 }
 
-/** Changelog sections: pending changesets, then each package's CHANGELOG.md (after `changeset version`). */
-function changelog(root) {
-  const dir = join(root, '.changeset');
-  const pending = readdirSync(dir)
-    .filter((f) => f.endsWith('.md') && f !== 'README.md')
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .map((t) => /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(t))
-    .filter(Boolean)
-    .map(
-      ([, front, body]) => `- ${front.replace(/["']/g, '').replace(/\n/g, ', ')}: ${body.trim().replace(/\n/g, ' ')}`,
-    );
-  const released = ['spec', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}`)]
-    .map((p) => join(root, p, 'CHANGELOG.md'))
-    .filter(existsSync)
-    .map((f) => readFileSync(f, 'utf8').replace(/^# /m, '## '));
-  return `# Changelog\n\nWhat changed in the API description and in each package, per version, from the changesets.\n\n## Unreleased\n\n${pending.sort().join('\n') || 'Nothing pending.'}\n\n${released.join('\n\n') || 'No release has been published yet.'}\n`;
-}
-
-export function buildGuides({ guidesDir, out, root }) {
+export function buildGuides({ guidesDir, out, root, gate }) {
   const guides = readGuides(guidesDir);
   const put = (file, text) => writeFileSync(join(out, file), text);
   mkdirSync(join(out, 'guides'), { recursive: true });
@@ -115,7 +98,7 @@ export function buildGuides({ guidesDir, out, root }) {
   }
   const list = guides.map((g) => `<li>${link(g)} — ${esc(g.summary)}</li>`).join('');
   put('guides/index.html', page('Guides', '../', `<main class="guide"><h1>Guides</h1><ul>${list}</ul></main>`));
-  put('changelog.html', page('Changelog', '', `<main class="guide">${marked.parse(changelog(root))}</main>`));
+  put('changelog.html', page('Changelog', '', `<main class="guide">${marked.parse(changelog(root, gate))}</main>`));
   // The reference shares the header: Redoc's page gets it as its first element.
   const html = readFileSync(join(out, 'index.html'), 'utf8');
   if (!html.includes('<header class="site">'))
@@ -128,7 +111,12 @@ export function buildGuides({ guidesDir, out, root }) {
 
 if (process.argv[1] === import.meta.filename) {
   const { values } = parseArgs({
-    options: { guides: { type: 'string' }, out: { type: 'string' }, root: { type: 'string' } },
+    options: {
+      guides: { type: 'string' },
+      out: { type: 'string' },
+      root: { type: 'string' },
+      gate: { type: 'string' },
+    },
   });
   if (!values.guides || !values.out || !values.root) {
     console.error(
@@ -137,7 +125,8 @@ if (process.argv[1] === import.meta.filename) {
     process.exit(2);
   }
   try {
-    const guides = buildGuides({ guidesDir: values.guides, out: values.out, root: values.root });
+    const gate = values.gate && readFileSync(values.gate, 'utf8'); // what spec:diff printed
+    const guides = buildGuides({ guidesDir: values.guides, out: values.out, root: values.root, gate });
     console.log(`guides: ${guides.length} guides, the changelog and the shared header in ${values.out}`);
   } catch (error) {
     console.error(`guides: ${error.message}`);

@@ -6,7 +6,7 @@
 // from guides/ and the changesets, an HTML page per operation with Try it (dist/operations/), and
 // one search over guides and operations: every page under one header.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +66,16 @@ run(process.execPath, [
   'dist/index.html',
 ]);
 
+// The breaking-change gate's verdict on the spec against its last release (a git tag; --no-npm
+// keeps the build offline), for the changelog. Exit 1 (an uncovered breaking change) is reported
+// there, not a build failure: CI's spec:diff task is the gate.
+const gate = spawnSync(process.execPath, [join(root, 'test/release/spec-diff.mjs'), '--no-npm'], {
+  cwd: root,
+  encoding: 'utf8',
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+});
+writeFileSync(join(dist, 'spec-diff.txt'), `${gate.stdout}${gate.stderr}`);
+
 // The guides, the changelog, and the header every page shares (the reference's included).
 run(process.execPath, [
   join(root, 'generators/guides/guides.mjs'),
@@ -75,6 +85,8 @@ run(process.execPath, [
   dist,
   '--root',
   root,
+  '--gate',
+  join(dist, 'spec-diff.txt'),
 ]);
 
 // One HTML page per operation with Try it, the search index, and the pages' scripts (assets/).

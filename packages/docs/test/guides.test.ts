@@ -85,8 +85,10 @@ describe('the guides', () => {
     expect(() => stateDiagram('a to b')).toThrow(/line 1: write "from -> to : label"/);
   });
 
-  it('has a changelog that names every package a pending changeset bumps', () => {
+  it("has a changelog that names every package a pending changeset bumps, and the breaking-change gate's verdict", () => {
     const changelog = read('changelog.html');
+    expect(changelog).toContain('The API description against its last release (the breaking-change gate)');
+    expect(changelog).toMatch(/spec:diff: (no release of @hosting-api\/openapi yet|.* → .*: \d+ major)/);
     const dir = join(import.meta.dirname, '../../../.changeset');
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md'))
       for (const [, name] of readFileSync(join(dir, file), 'utf8').matchAll(/^"(@hosting-api\/[\w-]+)":/gm))

@@ -230,8 +230,10 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   it("sends an operation page's example request to the sandbox docs:serve starts (Try it)", async () => {
     const server = spawn(process.execPath, [join(import.meta.dirname, '../scripts/serve.mjs'), '--port', '0']);
     try {
-      const [line] = (await once(server.stdout!, 'data')) as [Buffer];
-      const base = /http:\/\/127\.0\.0\.1:\d+\//.exec(line.toString())![0];
+      // Its one line, once the portal and the sandbox both listen (it may come in more than one chunk).
+      let printed = '';
+      while (!/sandbox at http\S+\n/.test(printed)) printed += String((await once(server.stdout!, 'data'))[0]);
+      const base = /http:\/\/127\.0\.0\.1:\d+\//.exec(printed)![0];
       for (const [operation, expected] of [
         ['getAccount', /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/account\n200 OK\n\n\{\n {2}"message": "Success"/],
         ['createSiteNote', /^POST http:\/\/127\.0\.0\.1:\d+\/v1\/sites\/123456\/notes\n200 OK\n[\s\S]*"subject": /],
