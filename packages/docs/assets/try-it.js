@@ -29,22 +29,22 @@
       show(`${request.operationId} sends a body with GET, which browsers cannot send: try it with curl.`);
       return;
     }
-    const headers = {};
-    if (request.requiresToken) {
-      const token = await fetch(`${sandbox.authUrl}/auth/token`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: sandbox.clientId,
-          client_secret: sandbox.clientSecret,
-        }),
-      }).then((r) => r.json());
-      headers.authorization = `Bearer ${token.data.access_token}`;
-    }
-    if (request.body) headers['content-type'] = request.body.mediaType;
-    const query = new URLSearchParams(request.query).toString();
-    const url = `${request.root === 'auth' ? sandbox.authUrl : sandbox.url}${request.path}${query ? `?${query}` : ''}`;
     try {
+      const headers = {};
+      if (request.requiresToken) {
+        const token = await fetch(`${sandbox.authUrl}/auth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: sandbox.clientId,
+            client_secret: sandbox.clientSecret,
+          }),
+        }).then((r) => r.json());
+        headers.authorization = `Bearer ${token.data.access_token}`;
+      }
+      if (request.body) headers['content-type'] = request.body.mediaType;
+      const query = new URLSearchParams(request.query).toString();
+      const url = `${request.root === 'auth' ? sandbox.authUrl : sandbox.url}${request.path}${query ? `?${query}` : ''}`;
       const res = await fetch(url, {
         method: request.method,
         headers,
@@ -57,7 +57,7 @@
       } catch {}
       show(`${request.method} ${url}\n${res.status} ${res.statusText}\n\n${shown}`);
     } catch (error) {
-      show(`The sandbox did not answer: ${error.message}`);
+      show(`The sandbox did not answer as expected: ${error.message}`);
     }
   });
 })();

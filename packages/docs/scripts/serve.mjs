@@ -72,8 +72,12 @@ const server = createServer((req, res) => {
 server.listen(port, '127.0.0.1', async () => {
   const origin = `http://127.0.0.1:${server.address().port}`;
   if (!args.includes('--no-sandbox')) {
-    const { startSandbox } = await import('@hosting-api/sandbox');
-    sandbox = await startSandbox({ port: 0, speed: 0, cors: [origin] });
+    try {
+      const { startSandbox } = await import('@hosting-api/sandbox');
+      sandbox = await startSandbox({ port: 0, speed: 0, cors: [origin] });
+    } catch (error) {
+      console.error(`docs:serve: no sandbox for Try it (${error.message}); build it first: pnpm build`);
+    }
   }
   const beside = sandbox ? `, Try it against the sandbox at ${sandbox.url}` : '';
   console.log(`docs:serve: ${origin}/ (Ctrl+C to stop)${beside}`);
