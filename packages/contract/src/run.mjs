@@ -181,6 +181,8 @@ function reachable(document, paths) {
 
 const dredd = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');
 const args = [
+  '--require',
+  join(here, 'dredd-shared-descriptions.cjs'),
   dredd,
   dreddInput,
   baseUrl,
