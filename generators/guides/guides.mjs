@@ -47,7 +47,8 @@ export function stateDiagram(source) {
   return `<svg class="states" width="${width}" viewBox="${box}" role="img" aria-label="${esc(title)}" xmlns="http://www.w3.org/2000/svg"><defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>${parts.join('')}</svg>`;
 }
 
-const marked = new Marked({
+/** Markdown to HTML as the portal renders it: state diagrams as SVG, code blocks focusable. */
+export const marked = new Marked({
   renderer: {
     code({ text, lang }) {
       if (lang === 'states') return `<figure>${stateDiagram(text)}</figure>\n`;

@@ -8,11 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadModel } from '@hosting-api/openapi/model';
-import { Marked } from 'marked';
 import { examples } from '../docs/code-samples.mjs';
-import { page, readGuides } from '../guides/guides.mjs';
-
-const marked = new Marked();
+import { marked, page, readGuides } from '../guides/guides.mjs';
 
 /** What Try it sends: method, path from the auth root or the versioned base, query, body, token. */
 export function exampleRequest(o, model) {

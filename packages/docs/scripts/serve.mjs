@@ -41,7 +41,10 @@ const types = {
 let sandbox;
 const server = createServer((req, res) => {
   if (req.url === '/__docs/sandbox.json') {
-    if (!sandbox) return res.writeHead(404, { 'content-type': 'text/plain' }).end('No sandbox (--no-sandbox)');
+    if (!sandbox)
+      return res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('No sandbox beside this portal (--no-sandbox, or it could not start)');
     const { url, authUrl, clients } = sandbox;
     const [{ clientId, clientSecret }] = clients; // the sandbox's own public test client
     return res
