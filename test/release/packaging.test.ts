@@ -27,8 +27,10 @@ import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const PUBLISHED = [
+  '@hosting-api/cli',
   '@hosting-api/client',
   '@hosting-api/contract',
+  '@hosting-api/mcp',
   '@hosting-api/mock',
   '@hosting-api/openapi',
   '@hosting-api/sandbox',
@@ -36,14 +38,24 @@ const PUBLISHED = [
 ];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
 const BINS: Record<string, string> = {
+  '@hosting-api/cli': 'hosting-api',
+  '@hosting-api/mcp': 'hosting-api-mcp',
   '@hosting-api/contract': 'hosting-api-contract',
   '@hosting-api/mock': 'hosting-api-mock',
   '@hosting-api/sandbox': 'hosting-api-sandbox',
 };
 /** Command-line packages with no library entry: their code is in src/, their README examples are shell. */
 const COMMANDS_ONLY = ['@hosting-api/contract'];
-/** Modules a package gets from the tool that loads it: Dredd hands its hook files `hooks`. */
-const PROVIDED: Record<string, string[]> = { '@hosting-api/contract': ['hooks'] };
+/**
+ * Modules a package's code names without declaring them: Dredd hands the gate's hook files `hooks`;
+ * the MCP server bundles Ajv, whose templates for standalone validators spell
+ * `require("ajv/dist/runtime/…")`, requires the bundled Ajv never runs (the MCP checks below run
+ * from the installed tarball, which has no Ajv).
+ */
+const PROVIDED: Record<string, string[]> = {
+  '@hosting-api/contract': ['hooks'],
+  '@hosting-api/mcp': ['ajv', 'ajv-formats'],
+};
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 const INSTALL_TIMEOUT = 300_000;
 /** Node lines the installed packages run on besides the machine's own (which runs the tools). */
@@ -132,6 +144,42 @@ function binScript(scratch: string, bin: string): string {
   const name = Object.keys(BINS).find((n) => BINS[n] === bin)!;
   const dir = join(scratch, 'node_modules', name);
   return join(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).bin[bin]);
+}
+
+/** The MCP server's tools/list over stdio (JSON-RPC lines), as an MCP client starts it. */
+function mcpToolsList(node: string, bin: string, env: Record<string, string>): Promise<{ name: string }[]> {
+  const child = spawn(node, [bin], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'packaging-test', version: '0' } },
+  });
+  let buffer = '';
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`no tools/list answer: ${stderr}`));
+    }, 20_000);
+    child.stdout.on('data', (c: Buffer) => {
+      buffer += c;
+      for (const line of buffer.split('\n').slice(0, -1)) {
+        const message = JSON.parse(line);
+        if (message.id === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else if (message.id === 2) {
+          clearTimeout(timer);
+          child.kill();
+          resolve(message.result.tools);
+        }
+      }
+      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+    });
+  });
 }
 
 function startBin(scratch: string, bin: string, args: string[], pattern: RegExp, node = process.execPath) {
@@ -492,7 +540,7 @@ globalThis.run = async () => {
     const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
 
     it.each(nodeLines)(
-      'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations',
+      'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations; the CLI lists sites and the MCP server its tools',
       async (major) => {
         const node = nodeOf(major);
         const started = startBin(
@@ -524,6 +572,27 @@ globalThis.run = async () => {
             expect(result.note.id).not.toBe(42); // a new note, not the seeded one
             if (format === 'cjs') expect(result.extra).toEqual({ startSandbox: 'function', startMock: 'function' });
           }
+          // The CLI and the MCP server from their installed bins, against the same sandbox.
+          const credentials = {
+            HOSTING_API_BASE_URL: baseUrl!,
+            HOSTING_API_AUTH_URL: authUrl!,
+            HOSTING_API_CLIENT_ID: 'sandbox-client',
+            HOSTING_API_CLIENT_SECRET: 'sandbox-secret',
+            XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+          };
+          const cli = run(
+            node,
+            [binScript(scratch, 'hosting-api'), 'sites', 'list', '--json'],
+            scratch,
+            30_000,
+            credentials,
+          );
+          expect(cli.status, cli.out).toBe(0);
+          expect(JSON.parse(cli.out).map((site: { id: number }) => site.id)).toContain(123456);
+          const tools = await mcpToolsList(node, binScript(scratch, 'hosting-api-mcp'), credentials);
+          expect(tools.length).toBeGreaterThan(100);
+          expect(tools.map((t) => t.name)).toContain('listSites');
+          expect(tools.map((t) => t.name)).not.toContain('deleteSite'); // destructive: only with --allow-destructive
         } finally {
           await stop(sandbox);
         }

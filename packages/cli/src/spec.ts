@@ -1,4 +1,4 @@
-// Types of the command table that scripts/generate.mjs writes from the spec (src/generated/operations.ts).
+// Types of the command table that generators/cli/commands.mjs writes from the spec (src/generated/operations.ts).
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
 

@@ -1,4 +1,4 @@
-// Types of the tool table that scripts/generate.mjs writes from the spec (src/generated/tools.ts).
+// Types of the tool table that generators/mcp/tools.mjs writes from the spec (src/generated/tools.ts).
 
 /** A JSON Schema from the spec (dereferenced). */
 export type JsonSchema = Record<string, unknown>;
