@@ -1,5 +1,6 @@
 // Packaging test: the published packages, packed as they would be published (`pnpm pack`
-// rewrites workspace:* to versions), installed into a scratch project outside the workspace, then
+// rewrites workspace:* to versions), installed into a scratch project outside the workspace
+// (packed-install.ts, this package's vitest globalSetup, shared with the gate's tests), then
 // used as a user would: ESM and CommonJS imports, TypeScript types, the CLIs started from their
 // installed bins, a token and three operations, the contract gate's whole run against its sandbox.
 // It catches files missing from `files`, `exports` that point nowhere and dependencies that only
@@ -7,25 +8,15 @@
 // The bins and the consumers run on the machine's Node and on the newest Node 22 and 24 (official
 // builds from the npm registry, cached by nodeBinary() in pack.mjs), the lines users run.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeBinary, packPublished, publishedPackages } from './pack.mjs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { nodeBinary } from './pack.mjs';
 
-const root = join(import.meta.dirname, '../..');
 const PUBLISHED = [
   '@hosting-api/cli',
   '@hosting-api/client',
@@ -57,6 +48,7 @@ const PROVIDED: Record<string, string[]> = {
   '@hosting-api/mcp': ['ajv', 'ajv-formats'],
 };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
+/** The contract gate's whole run, on the slowest machines. */
 const INSTALL_TIMEOUT = 300_000;
 /** Node lines the installed packages run on besides the machine's own (which runs the tools). */
 const OTHER_NODE_LINES = [22, 24];
@@ -73,18 +65,8 @@ function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: R
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
 
-/** npm can fetch from its registry (the third-party dependencies come from there). */
-function registryProblem(): string | undefined {
-  const r = run('npm', ['view', 'zod@4.6.7', 'version', '--prefer-online'], tmpdir(), 30_000);
-  if (r.status === 0 && r.out.includes('4.6.7')) return undefined;
-  const errors = r.out
-    .split('\n')
-    .filter((l) => /^npm (error|ERR!)/.test(l) && !/complete log|npm help config/.test(l));
-  return (errors.length ? errors : r.out.trim().split('\n')).slice(0, 2).join(' | ') || `npm exited with ${r.status}`;
-}
-
-const problem = registryProblem();
-if (problem) console.warn(`packaging test SKIPPED: npm cannot reach its registry: ${problem}`);
+const packed = inject('packed');
+const problem = 'problem' in packed ? packed.problem : undefined;
 
 /** Every string target of an `exports` map. */
 function exportTargets(exports: unknown): string[] {
@@ -296,73 +278,23 @@ client.account.noSuchMethod();
 describe.skipIf(problem !== undefined)(
   'packaging: the published packages installed from their tarballs outside the workspace',
   () => {
-    let work: string;
     let scratch: string;
     let versions: Record<string, string>;
     let sandbox: ChildProcess | undefined;
     let mock: ChildProcess | undefined;
-    const timings: Record<string, number> = {};
     const installed = (name: string) => join(scratch, 'node_modules', name);
     const manifest = (name: string): Json => JSON.parse(readFileSync(join(installed(name), 'package.json'), 'utf8'));
 
     beforeAll(() => {
-      work = mkdtempSync(join(tmpdir(), 'hosting-api-packaging-'));
-      const tarballs = join(work, 'tarballs');
-      scratch = join(work, 'scratch');
-      mkdirSync(scratch);
-      if (!relative(root, scratch).startsWith('..'))
-        throw new Error(`scratch project ${scratch} is inside the workspace`);
-
-      const published = publishedPackages();
-      expect(published.map((p) => p.name).sort(), 'the published (non-private) workspace packages').toEqual(PUBLISHED);
-      versions = Object.fromEntries(
-        published.map((p) => [p.name, JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8')).version]),
-      );
-      let t = Date.now();
-      const files = packPublished(tarballs);
-      timings.pack = Date.now() - t;
-
-      // All tarballs in one install, and every @hosting-api/* dependency among them overridden to
-      // its tarball, so none comes from the registry. pnpm, from the store the workspace install
-      // filled (the third-party packages are not downloaded again; their metadata is asked of the
-      // registry): its isolated layout gives each package only what it declares, so a dependency a
-      // package forgot is not found in a sibling's copy, and strict peers fail as npm's ERESOLVE does.
-      expect(files).toHaveLength(PUBLISHED.length);
-      const tarballOf = Object.fromEntries(
-        published.map((p) => [
-          p.name,
-          `file:${files.find((f) => f.endsWith(`${p.name.slice(1).replace('/', '-')}-${versions[p.name]}.tgz`))}`,
-        ]),
-      );
-      const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-      writeFileSync(
-        join(scratch, 'package.json'),
-        JSON.stringify({
-          name: 'scratch',
-          private: true,
-          version: '0.0.0',
-          packageManager: rootManifest.packageManager,
-          dependencies: tarballOf,
-          pnpm: { overrides: tarballOf },
-        }),
-      );
-      t = Date.now();
-      const r = run(
-        'pnpm',
-        ['install', '--prefer-offline', '--ignore-scripts', '--config.strict-peer-dependencies=true'],
-        scratch,
-        INSTALL_TIMEOUT,
-      );
-      timings.install = Date.now() - t;
-      if (r.status !== 0) throw new Error(`pnpm install of the tarballs failed:\n${r.out}`);
+      if ('problem' in packed) return;
+      ({ scratch, versions } = packed);
+      expect(Object.keys(versions).sort(), 'the published (non-private) workspace packages').toEqual(PUBLISHED);
       writeFileSync(join(scratch, 'consumer.mjs'), ESM_CONSUMER);
       writeFileSync(join(scratch, 'consumer.cjs'), CJS_CONSUMER);
-    }, INSTALL_TIMEOUT + 60_000);
+    });
 
     afterAll(async () => {
       await Promise.all([stop(sandbox), stop(mock)]);
-      console.log(`packaging: pnpm pack ${timings.pack} ms, pnpm install ${timings.install} ms`);
-      if (work && !process.env.KEEP_PACKAGING_SCRATCH) rmSync(work, { recursive: true, force: true });
     });
 
     it.each(PUBLISHED)('%s: manifest, files and exports', (name) => {

@@ -12,8 +12,9 @@ import { promisify } from 'node:util';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
+import { contractPackage } from './gate';
 
-const bin = join(__dirname, '../../packages/contract/bin/hosting-api-contract.js');
+const bin = join(contractPackage, 'bin/hosting-api-contract.js');
 
 function gate(args: string[], env: Record<string, string | undefined> = {}) {
   const clean = Object.fromEntries(

@@ -1,10 +1,14 @@
 // Runs one of the gate's phase scripts (@hosting-api/contract's src/run.mjs, src/workflows.mjs) as a user would: a child
 // process with the given environment (no CONTRACT_* variable of this process leaks in); collects its
 // output and, for run.mjs, every transaction's outcome.
+// The gate is the one installed from its packed tarball (release/packed-install.ts, the globalSetup),
+// with the dependencies its manifest declares; only if npm cannot reach its registry, the workspace's.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
+import type {} from '../release/packed-install.ts'; // the type of inject('packed')
 
 export interface Outcome {
   code: number;
@@ -21,8 +25,16 @@ export interface Outcome {
   problems: { name: string; check: string; message: string }[];
 }
 
-/** The gate's sources (packages/contract/src). */
-export const contractDir = join(__dirname, '../../packages/contract/src');
+const packed = inject('packed');
+/** The installed gate's package folder. */
+export const contractPackage =
+  'scratch' in packed
+    ? join(packed.scratch, 'node_modules/@hosting-api/contract')
+    : join(__dirname, '../../packages/contract');
+if ('problem' in packed)
+  console.warn(`gate tests: no packed install (${packed.problem}); running the workspace's gate`);
+/** The gate's sources. */
+export const contractDir = join(contractPackage, 'src');
 
 /** The names of the checks that failed, by transaction key. */
 export function failedChecks(outcome: Outcome): Record<string, string[]> {

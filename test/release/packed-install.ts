@@ -1,0 +1,89 @@
+// vitest globalSetup: packs the published packages once and installs the tarballs into a scratch
+// project outside the workspace, for every test that runs them as a user would: the packaging test
+// (manifests, imports, bins on three Node lines) and the contract gate's own tests (its drift runs
+// start the installed gate). Tests read where with `inject('packed')`.
+//
+// All tarballs go into one install, and every @hosting-api/* dependency among them is overridden to
+// its tarball, so none comes from the registry. pnpm installs from the store the workspace install
+// filled (third-party packages are not downloaded again; their metadata is asked of the registry):
+// its isolated layout gives each package only what it declares, so a dependency a package forgot is
+// not found in a sibling's copy, and strict peers fail as npm's ERESOLVE does.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { packPublished, publishedPackages } from './pack.mjs';
+
+export type Packed =
+  | { scratch: string; versions: Record<string, string>; timings: { pack: number; install: number } }
+  | { problem: string };
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    packed: Packed;
+  }
+}
+
+const root = join(import.meta.dirname, '../..');
+const INSTALL_TIMEOUT = 300_000;
+
+function run(cmd: string, args: string[], cwd: string, timeout: number) {
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
+}
+
+/** Why npm cannot reach its registry (the third-party dependencies' metadata comes from there), if it cannot. */
+function registryProblem(): string | undefined {
+  const r = run('npm', ['view', 'zod@4.6.7', 'version', '--prefer-online'], tmpdir(), 30_000);
+  if (r.status === 0 && r.out.includes('4.6.7')) return undefined;
+  const errors = r.out
+    .split('\n')
+    .filter((l) => /^npm (error|ERR!)/.test(l) && !/complete log|npm help config/.test(l));
+  return (errors.length ? errors : r.out.trim().split('\n')).slice(0, 2).join(' | ') || `npm exited with ${r.status}`;
+}
+
+export default function setup(project: TestProject) {
+  const problem = registryProblem();
+  if (problem) {
+    console.warn(`packed install SKIPPED: npm cannot reach its registry: ${problem}`);
+    project.provide('packed', { problem });
+    return;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'hosting-api-packed-'));
+  const scratch = join(work, 'scratch');
+  mkdirSync(scratch);
+  if (!relative(root, scratch).startsWith('..')) throw new Error(`scratch project ${scratch} is inside the workspace`);
+  const published = publishedPackages();
+  const versions = Object.fromEntries(
+    published.map((p) => [p.name, JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8')).version]),
+  );
+  let t = Date.now();
+  const files = packPublished(join(work, 'tarballs'));
+  const pack = Date.now() - t;
+  const tarballOf = Object.fromEntries(
+    published.map((p) => {
+      const file = files.find((f) => f.endsWith(`${p.name.slice(1).replace('/', '-')}-${versions[p.name]}.tgz`));
+      if (!file) throw new Error(`pnpm pack wrote no tarball for ${p.name}`);
+      return [p.name, `file:${file}`];
+    }),
+  );
+  const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const manifest = { name: 'scratch', private: true, version: '0.0.0', packageManager, dependencies: tarballOf };
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ ...manifest, pnpm: { overrides: tarballOf } }));
+  t = Date.now();
+  const args = ['install', '--prefer-offline', '--ignore-scripts', '--config.strict-peer-dependencies=true'];
+  const r = run('pnpm', args, scratch, INSTALL_TIMEOUT);
+  const install = Date.now() - t;
+  if (r.status !== 0) throw new Error(`pnpm install of the tarballs failed:\n${r.out}`);
+  console.log(`packed install: pnpm pack ${pack} ms, pnpm install ${install} ms, in ${scratch}`);
+  project.provide('packed', { scratch, versions, timings: { pack, install } });
+  return () => {
+    if (!process.env.KEEP_PACKAGING_SCRATCH) rmSync(work, { recursive: true, force: true });
+  };
+}
