@@ -8,11 +8,25 @@
 // The bins and the consumers run on the machine's Node and on the newest Node 22 and 24 (official
 // builds from the npm registry, cached by nodeBinary() in pack.mjs), the lines users run.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import http from 'node:http';
 import { builtinModules, createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nodeBinary } from './pack.mjs';
@@ -47,6 +61,8 @@ const PROVIDED: Record<string, string[]> = {
   '@hosting-api/contract': ['hooks'],
   '@hosting-api/mcp': ['ajv', 'ajv-formats'],
 };
+/** The sandbox's documented client secret (its client is `sandbox-client`). */
+const SANDBOX_SECRET = 'sandbox-secret';
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
 /** The contract gate's whole run, on the slowest machines. */
 const INSTALL_TIMEOUT = 300_000;
@@ -128,40 +144,17 @@ function binScript(scratch: string, bin: string): string {
   return join(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).bin[bin]);
 }
 
-/** The MCP server's tools/list over stdio (JSON-RPC lines), as an MCP client starts it. */
-function mcpToolsList(node: string, bin: string, env: Record<string, string>): Promise<{ name: string }[]> {
-  const child = spawn(node, [bin], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'packaging-test', version: '0' } },
-  });
-  let buffer = '';
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error(`no tools/list answer: ${stderr}`));
-    }, 20_000);
-    child.stdout.on('data', (c: Buffer) => {
-      buffer += c;
-      for (const line of buffer.split('\n').slice(0, -1)) {
-        const message = JSON.parse(line);
-        if (message.id === 1) {
-          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-        } else if (message.id === 2) {
-          clearTimeout(timer);
-          child.kill();
-          resolve(message.result.tools);
-        }
-      }
-      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
-    });
-  });
+/** One run of an installed bin on `node`, stdin given, stdout and stderr apart (async: the test's own stub server must answer meanwhile). */
+function runBin(node: string, script: string, args: string[], env: Record<string, string>, stdin = '') {
+  const child = spawn(node, [script, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c));
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  child.stdin.end(stdin);
+  return new Promise<{ code: number; out: string; err: string }>((done) =>
+    child.on('close', (code) => done({ code: code ?? -1, out, err })),
+  );
 }
 
 function startBin(scratch: string, bin: string, args: string[], pattern: RegExp, node = process.execPath) {
@@ -472,7 +465,7 @@ globalThis.run = async () => {
     const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
 
     it.each(nodeLines)(
-      'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations; the CLI lists sites and the MCP server its tools',
+      'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations',
       async (major) => {
         const node = nodeOf(major);
         const started = startBin(
@@ -490,7 +483,7 @@ globalThis.run = async () => {
             ['consumer.mjs', 'esm'],
             ['consumer.cjs', 'cjs'],
           ] as const) {
-            const r = run(node, [file, baseUrl!, authUrl!, 'sandbox-client', 'sandbox-secret'], scratch, 30_000);
+            const r = run(node, [file, baseUrl!, authUrl!, 'sandbox-client', SANDBOX_SECRET], scratch, 30_000);
             expect(r.status, r.out).toBe(0);
             const result = JSON.parse(r.out.trim().split('\n').at(-1)!);
             expect(result.node).toMatch(new RegExp(`^v${major}\\.`));
@@ -504,27 +497,6 @@ globalThis.run = async () => {
             expect(result.note.id).not.toBe(42); // a new note, not the seeded one
             if (format === 'cjs') expect(result.extra).toEqual({ startSandbox: 'function', startMock: 'function' });
           }
-          // The CLI and the MCP server from their installed bins, against the same sandbox.
-          const credentials = {
-            HOSTING_API_BASE_URL: baseUrl!,
-            HOSTING_API_AUTH_URL: authUrl!,
-            HOSTING_API_CLIENT_ID: 'sandbox-client',
-            HOSTING_API_CLIENT_SECRET: 'sandbox-secret',
-            XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
-          };
-          const cli = run(
-            node,
-            [binScript(scratch, 'hosting-api'), 'sites', 'list', '--json'],
-            scratch,
-            30_000,
-            credentials,
-          );
-          expect(cli.status, cli.out).toBe(0);
-          expect(JSON.parse(cli.out).map((site: { id: number }) => site.id)).toContain(123456);
-          const tools = await mcpToolsList(node, binScript(scratch, 'hosting-api-mcp'), credentials);
-          expect(tools.length).toBeGreaterThan(100);
-          expect(tools.map((t) => t.name)).toContain('listSites');
-          expect(tools.map((t) => t.name)).not.toContain('deleteSite'); // destructive: only with --allow-destructive
         } finally {
           await stop(sandbox);
         }
@@ -556,6 +528,191 @@ globalThis.run = async () => {
           });
         } finally {
           await stop(mock);
+        }
+      },
+      120_000,
+    );
+
+    // The command line and the MCP server as their users run them: the installed bins, against the
+    // installed sandbox (its clock at 600x, so a 30-second deploy takes 50 ms).
+    it.each(nodeLines)(
+      "Node %i: the CLI from its installed bin: a note created, updated and deleted, --paginate, --wait on a deploy, every exit status, login 0600, the secret never printed; the MCP server through the SDK's client",
+      async (major) => {
+        const node = nodeOf(major);
+        const started = startBin(
+          scratch,
+          'hosting-api-sandbox',
+          ['--port', '0', '--speed', '600'],
+          /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/,
+          node,
+        );
+        sandbox = started.child;
+        // A server whose every API call fails with a 500 envelope (exit status 7).
+        const failing = http.createServer((req, res) => {
+          const token = req.url === '/auth/token';
+          res.writeHead(token ? 200 : 500, { 'content-type': 'application/json' }).end(
+            JSON.stringify(
+              token
+                ? {
+                    message: 'Success',
+                    data: { access_token: 't', token_type: 'Bearer', expires_in: 3600 },
+                    errors: null,
+                  }
+                : { message: 'Internal Server Error', data: null, errors: ['always'] },
+            ),
+          );
+        });
+        await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+        const failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
+        let printed = '';
+        try {
+          const [, baseUrl, authUrl] = await started.ready;
+          const env = {
+            HOSTING_API_BASE_URL: baseUrl!,
+            HOSTING_API_AUTH_URL: authUrl!,
+            HOSTING_API_CLIENT_ID: 'sandbox-client',
+            HOSTING_API_CLIENT_SECRET: SANDBOX_SECRET,
+            XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+          };
+          const cli = async (args: string[], extra: Record<string, string> = {}, stdin = '') => {
+            const r = await runBin(node, binScript(scratch, 'hosting-api'), args, { ...env, ...extra }, stdin);
+            printed += r.out + r.err;
+            return r;
+          };
+          const json = async (args: string[]) => {
+            const r = await cli([...args, '--json']);
+            expect(r.code, r.err).toBe(0);
+            return JSON.parse(r.out);
+          };
+
+          const note = await json([
+            'sites',
+            'notes',
+            'create',
+            '123456',
+            '--subject',
+            'Packed',
+            '--body',
+            'From the tarball',
+          ]);
+          expect(note).toMatchObject({ subject: 'Packed', body: 'From the tarball' });
+          const updated = await json([
+            'sites',
+            'notes',
+            'update',
+            '123456',
+            String(note.id),
+            '--subject',
+            'Renamed',
+            '--body',
+            'Again',
+          ]);
+          expect(updated).toMatchObject({ id: note.id, subject: 'Renamed' });
+          expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id)])).code).toBe(0);
+          const gone = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
+          expect([gone.code, gone.err]).toEqual([
+            5,
+            'error: We could not locate the requested resources. (HTTP 404)\n',
+          ]);
+
+          const onePage = (await json(['sites', 'notes', 'list', '123456', '--per_page', '100'])).map(
+            (n: { id: number }) => n.id,
+          );
+          const walked = (await json(['sites', 'notes', 'list', '123456', '--per_page', '1', '--paginate'])).map(
+            (n: { id: number }) => n.id,
+          );
+          expect(onePage.length).toBeGreaterThan(1);
+          expect(walked).toEqual(onePage);
+
+          const waited = await cli(['sites', 'create', '--name', `packed-${major}`, '--wait', '--json']);
+          expect(waited.code, waited.err).toBe(0);
+          expect(JSON.parse(waited.out)).toMatchObject({ name: `packed-${major}`, state: 'live' });
+          expect(waited.err).toContain('state: "deploying" → "live"');
+
+          const usage = await cli(['sites', 'get', 'abc']);
+          expect([usage.code, usage.err]).toEqual([2, 'error: site_id must be an integer (got "abc")\n']);
+          // (a config folder of its own: the others' cached token would be used)
+          const refused = await cli(['sites', 'list'], {
+            HOSTING_API_CLIENT_SECRET: 'not-the-secret',
+            XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+          });
+          expect(refused.code).toBe(4);
+          const unprocessable = await cli(['sites', 'git', 'get', '123461']);
+          expect(unprocessable.code).toBe(6);
+          expect(unprocessable.err).toContain('The site is not enrolled in the new git integration.');
+          const broken = await cli(['sites', 'list', '--retries', '0'], {
+            HOSTING_API_BASE_URL: `${failingUrl}/v1`,
+            HOSTING_API_AUTH_URL: failingUrl,
+          });
+          expect([broken.code, broken.err]).toEqual([7, 'error: Internal Server Error (HTTP 500)\n  - always\n']);
+          const unreachable = await cli(['sites', 'list', '--retries', '0', '--base-url', 'http://127.0.0.1:9/v1']);
+          expect(unreachable.code).toBe(8);
+          expect(unreachable.err.trim().split('\n')).toHaveLength(1);
+
+          const home = mkdtempSync(join(tmpdir(), 'cli-login-'));
+          const login = await runBin(
+            node,
+            binScript(scratch, 'hosting-api'),
+            ['auth', 'login', '--client-id', 'sandbox-client', '--base-url', baseUrl!, '--auth-url', authUrl!],
+            { XDG_CONFIG_HOME: home },
+            `${SANDBOX_SECRET}\n`,
+          );
+          printed += login.out + login.err;
+          expect(login.code, login.err).toBe(0);
+          for (const file of ['credentials.json', 'token.json'])
+            expect((statSync(join(home, 'hosting-api', file)).mode & 0o777).toString(8), file).toBe('600');
+          expect(printed).not.toContain(SANDBOX_SECRET);
+
+          // The MCP server, started by the SDK's own client over stdio.
+          const mcp = async (args: string[]) => {
+            const transport = new StdioClientTransport({
+              command: node,
+              args: [binScript(scratch, 'hosting-api-mcp'), ...args],
+              env: { PATH: process.env.PATH ?? '', ...env },
+              stderr: 'pipe',
+            });
+            transport.stderr?.on('data', (c) => (printed += c));
+            const client = new Client({ name: 'packaging-test', version: '0' });
+            await client.connect(transport);
+            return client;
+          };
+          const standard = await mcp([]);
+          try {
+            const { tools } = await standard.listTools();
+            const listSites = tools.find((t) => t.name === 'listSites')!;
+            expect(tools).toHaveLength(101); // 114 tools, 13 of them destructive and left out
+            expect(tools.some((t) => t.name === 'deleteSite')).toBe(false);
+            expect(listSites.annotations).toMatchObject({
+              readOnlyHint: true,
+              destructiveHint: false,
+              idempotentHint: true,
+            });
+            const site = (await standard.callTool({
+              name: 'getSite',
+              arguments: { site_id: 123456 },
+            })) as CallToolResult;
+            expect(site.structuredContent).toMatchObject({ message: 'Success', data: { id: 123456 } });
+            const created = (await standard.callTool({
+              name: 'createSiteNote',
+              arguments: { site_id: 123456, subject: 'From MCP', body: 'Through the SDK' },
+            })) as CallToolResult;
+            expect(created.isError).toBeFalsy();
+            expect(created.structuredContent).toMatchObject({ data: { subject: 'From MCP' } });
+            printed += JSON.stringify([site, created]);
+          } finally {
+            await standard.close();
+          }
+          const destructive = await mcp(['--allow-destructive']);
+          try {
+            const deleteSite = (await destructive.listTools()).tools.find((t) => t.name === 'deleteSite');
+            expect(deleteSite?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+          } finally {
+            await destructive.close();
+          }
+          expect(printed).not.toContain(SANDBOX_SECRET);
+        } finally {
+          await new Promise((r) => failing.close(r));
+          await stop(sandbox);
         }
       },
       120_000,
