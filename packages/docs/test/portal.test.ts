@@ -2,7 +2,7 @@
 // request off the machine blocked, and checks what a reader sees.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -172,6 +172,44 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     await page.locator('header.site a', { hasText: 'Reference' }).click();
     await page.locator('.menu-item-type-group a', { hasText: 'Notes' }).first().waitFor({ timeout: 20_000 });
     expect(page.url()).toBe(pathToFileURL(portal).href);
+  });
+
+  // Every page but the reference (opened above) in the browser: its scripts run without an error, and
+  // the reader gets the shared header and the page's own title. The link checker in guides.test.ts
+  // reads the same pages' links and anchors without a browser.
+  it('renders every other page of the site: the header, its title, no script error', async () => {
+    const pages = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.html') && f !== 'index.html')
+      .sort();
+    expect(pages.length).toBeGreaterThan(spec ? 116 + 11 : 0); // every operation, every guide, the changelog
+    const problems: string[] = [];
+    const errors: string[] = [];
+    const onError = (error: Error) => errors.push(error.message);
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === 'error') errors.push(m.text());
+    };
+    page.on('pageerror', onError);
+    page.on('console', onConsole);
+    try {
+      for (const file of pages) {
+        errors.length = 0;
+        await page.goto(pathToFileURL(join(dist, file)).href, { waitUntil: 'domcontentloaded' });
+        const seen = await page.evaluate(() => ({
+          header: document.querySelectorAll('header.site a').length,
+          h1: document.querySelector('h1')?.textContent?.trim() ?? '',
+          title: document.title,
+        }));
+        if (!seen.header) problems.push(`${file}: no shared header`);
+        // The title is the page's own heading (an operation page's h1 adds its operationId) and the site's name.
+        if (!seen.h1 || !seen.h1.includes(seen.title.split(' — ')[0]!))
+          problems.push(`${file}: h1 ${JSON.stringify(seen.h1)}, title ${JSON.stringify(seen.title)}`);
+        for (const e of errors) problems.push(`${file}: ${e}`);
+      }
+    } finally {
+      page.off('pageerror', onError);
+      page.off('console', onConsole);
+    }
+    expect(problems).toEqual([]);
   });
 
   // axe-core (Deque's accessibility engine) run in the reference and in one page of each other kind.

@@ -1,0 +1,280 @@
+// The installed command-line tools on the Node lines users run (installed.ts): the CLI and the MCP
+// server against the installed sandbox, and the contract gate.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, expect, it } from 'vitest';
+import {
+  binScript,
+  describeInstalled,
+  LONG_TIMEOUT,
+  nodeLines,
+  nodeOf,
+  run,
+  runBin,
+  SANDBOX_SECRET,
+  scratch,
+  startBin,
+  stop,
+} from './installed.ts';
+
+describeInstalled('the installed command-line tools', () => {
+  let sandbox: ChildProcess | undefined;
+
+  afterAll(async () => {
+    await stop(sandbox);
+  });
+
+  // The command line and the MCP server as their users run them: the installed bins, against the
+  // installed sandbox (its clock at 600x, so a 30-second deploy takes 50 ms).
+  it.each(nodeLines)(
+    "Node %i: the CLI from its installed bin: a note created, updated and deleted, --paginate, --wait on a deploy, every exit status, login 0600, the secret never printed; the MCP server through the SDK's client",
+    async (major) => {
+      const node = nodeOf(major);
+      const started = startBin(
+        'hosting-api-sandbox',
+        ['--port', '0', '--speed', '600'],
+        /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/,
+        node,
+      );
+      sandbox = started.child;
+      // A server whose every API call fails with a 500 envelope (exit status 7).
+      const failing = http.createServer((req, res) => {
+        const token = req.url === '/auth/token';
+        res.writeHead(token ? 200 : 500, { 'content-type': 'application/json' }).end(
+          JSON.stringify(
+            token
+              ? {
+                  message: 'Success',
+                  data: { access_token: 't', token_type: 'Bearer', expires_in: 3600 },
+                  errors: null,
+                }
+              : { message: 'Internal Server Error', data: null, errors: ['always'] },
+          ),
+        );
+      });
+      await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+      const failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
+      let printed = '';
+      try {
+        const [, baseUrl, authUrl] = await started.ready;
+        const env = {
+          HOSTING_API_BASE_URL: baseUrl!,
+          HOSTING_API_AUTH_URL: authUrl!,
+          HOSTING_API_CLIENT_ID: 'sandbox-client',
+          HOSTING_API_CLIENT_SECRET: SANDBOX_SECRET,
+          XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+        };
+        const cli = async (args: string[], extra: Record<string, string> = {}, stdin = '') => {
+          const r = await runBin(node, binScript('hosting-api'), args, { ...env, ...extra }, stdin);
+          printed += r.out + r.err;
+          return r;
+        };
+        const json = async (args: string[]) => {
+          const r = await cli([...args, '--json']);
+          expect(r.code, r.err).toBe(0);
+          return JSON.parse(r.out);
+        };
+
+        const note = await json([
+          'sites',
+          'notes',
+          'create',
+          '123456',
+          '--subject',
+          'Packed',
+          '--body',
+          'From the tarball',
+        ]);
+        expect(note).toMatchObject({ subject: 'Packed', body: 'From the tarball' });
+        const updated = await json([
+          'sites',
+          'notes',
+          'update',
+          '123456',
+          String(note.id),
+          '--subject',
+          'Renamed',
+          '--body',
+          'Again',
+        ]);
+        expect(updated).toMatchObject({ id: note.id, subject: 'Renamed' });
+        expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id)])).code).toBe(0);
+        const gone = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
+        expect([gone.code, gone.err]).toEqual([5, 'error: We could not locate the requested resources. (HTTP 404)\n']);
+
+        const onePage = (await json(['sites', 'notes', 'list', '123456', '--per_page', '100'])).map(
+          (n: { id: number }) => n.id,
+        );
+        const walked = (await json(['sites', 'notes', 'list', '123456', '--per_page', '1', '--paginate'])).map(
+          (n: { id: number }) => n.id,
+        );
+        expect(onePage.length).toBeGreaterThan(1);
+        expect(walked).toEqual(onePage);
+
+        const waited = await cli(['sites', 'create', '--name', `packed-${major}`, '--wait', '--json']);
+        expect(waited.code, waited.err).toBe(0);
+        expect(JSON.parse(waited.out)).toMatchObject({ name: `packed-${major}`, state: 'live' });
+        expect(waited.err).toContain('state: "deploying" → "live"');
+
+        const usage = await cli(['sites', 'get', 'abc']);
+        expect([usage.code, usage.err]).toEqual([2, 'error: site_id must be an integer (got "abc")\n']);
+        // (a config folder of its own: the others' cached token would be used)
+        const refused = await cli(['sites', 'list'], {
+          HOSTING_API_CLIENT_SECRET: 'not-the-secret',
+          XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+        });
+        expect(refused.code).toBe(4);
+        const unprocessable = await cli(['sites', 'git', 'get', '123461']);
+        expect(unprocessable.code).toBe(6);
+        expect(unprocessable.err).toContain('The site is not enrolled in the new git integration.');
+        const broken = await cli(['sites', 'list', '--retries', '0'], {
+          HOSTING_API_BASE_URL: `${failingUrl}/v1`,
+          HOSTING_API_AUTH_URL: failingUrl,
+        });
+        expect([broken.code, broken.err]).toEqual([7, 'error: Internal Server Error (HTTP 500)\n  - always\n']);
+        const unreachable = await cli(['sites', 'list', '--retries', '0', '--base-url', 'http://127.0.0.1:9/v1']);
+        expect(unreachable.code).toBe(8);
+        expect(unreachable.err.trim().split('\n')).toHaveLength(1);
+
+        const home = mkdtempSync(join(tmpdir(), 'cli-login-'));
+        const login = await runBin(
+          node,
+          binScript('hosting-api'),
+          ['auth', 'login', '--client-id', 'sandbox-client', '--base-url', baseUrl!, '--auth-url', authUrl!],
+          { XDG_CONFIG_HOME: home },
+          `${SANDBOX_SECRET}\n`,
+        );
+        printed += login.out + login.err;
+        expect(login.code, login.err).toBe(0);
+        for (const file of ['credentials.json', 'token.json'])
+          expect((statSync(join(home, 'hosting-api', file)).mode & 0o777).toString(8), file).toBe('600');
+        expect(printed).not.toContain(SANDBOX_SECRET);
+
+        // The MCP server, started by the SDK's own client over stdio.
+        const mcp = async (args: string[]) => {
+          const transport = new StdioClientTransport({
+            command: node,
+            args: [binScript('hosting-api-mcp'), ...args],
+            env: { PATH: process.env.PATH ?? '', ...env },
+            stderr: 'pipe',
+          });
+          transport.stderr?.on('data', (c) => (printed += c));
+          const client = new Client({ name: 'packaging-test', version: '0' });
+          await client.connect(transport);
+          return client;
+        };
+        const standard = await mcp([]);
+        try {
+          const { tools } = await standard.listTools();
+          const listSites = tools.find((t) => t.name === 'listSites')!;
+          expect(tools).toHaveLength(101); // 114 tools, 13 of them destructive and left out
+          expect(tools.some((t) => t.name === 'deleteSite')).toBe(false);
+          expect(listSites.annotations).toMatchObject({
+            readOnlyHint: true,
+            destructiveHint: false,
+            idempotentHint: true,
+          });
+          const site = (await standard.callTool({
+            name: 'getSite',
+            arguments: { site_id: 123456 },
+          })) as CallToolResult;
+          expect(site.structuredContent).toMatchObject({ message: 'Success', data: { id: 123456 } });
+          const created = (await standard.callTool({
+            name: 'createSiteNote',
+            arguments: { site_id: 123456, subject: 'From MCP', body: 'Through the SDK' },
+          })) as CallToolResult;
+          expect(created.isError).toBeFalsy();
+          expect(created.structuredContent).toMatchObject({ data: { subject: 'From MCP' } });
+          printed += JSON.stringify([site, created]);
+        } finally {
+          await standard.close();
+        }
+        const destructive = await mcp(['--allow-destructive']);
+        try {
+          const deleteSite = (await destructive.listTools()).tools.find((t) => t.name === 'deleteSite');
+          expect(deleteSite?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+        } finally {
+          await destructive.close();
+        }
+        expect(printed).not.toContain(SANDBOX_SECRET);
+      } finally {
+        await new Promise((r) => failing.close(r));
+        await stop(sandbox);
+      }
+    },
+    120_000,
+  );
+
+  it.each(nodeLines)(
+    "Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors; on the machine's Node through npx, every phase against its sandbox, with reports that add up",
+    (major) => {
+      const node = nodeOf(major);
+      const bin = binScript('hosting-api-contract');
+      const help = run(node, [bin, 'check', '--help'], scratch);
+      expect(help.status, help.out).toBe(0);
+      expect(help.out).toContain('--max-examples');
+      const checks = run(node, [bin, 'checks'], scratch);
+      expect(checks.out).toContain('negative_data_rejection');
+      const usage = run(
+        node,
+        [
+          bin,
+          'examples',
+          '--base-url',
+          'http://127.0.0.1:9/api',
+          '--auth-url',
+          'http://127.0.0.1:9',
+          '--client-id',
+          'x',
+        ],
+        scratch,
+        30_000,
+        { CONTRACT_CLIENT_SECRET: 'x' },
+      );
+      expect(usage.status, usage.out).toBe(2);
+      expect(usage.out.trim().split('\n')).toEqual([expect.stringContaining('--base-url must end in /v1')]);
+      // Every phase (Dredd, respect, fast-check, the sandbox) once, on the machine's Node, on a
+      // slice of the API: the whole run is `pnpm contract:sandbox`'s, a task of its own that starts
+      // long before this one. The other lines run the same installed files.
+      if (major !== nodeLines[0]) return;
+      const junit = join(scratch, 'contract.xml');
+      const json = join(scratch, 'contract.json');
+      const args = [
+        'check',
+        '--sandbox',
+        '--only',
+        'getAccount,listSiteNotes,createSiteNote',
+        '--workflow',
+        'alerts-paging',
+      ];
+      args.push('--max-examples', '2', '--junit', junit, '--json', json);
+      const r = run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch, LONG_TIMEOUT);
+      expect(r.status, r.out).toBe(0);
+      const report = JSON.parse(readFileSync(json, 'utf8'));
+      expect(report).toMatchObject({ target: 'sandbox', failed: 0 });
+      expect(report.passed).toBeGreaterThan(10);
+      const xml = readFileSync(junit, 'utf8');
+      const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [
+        m[1],
+        Number(m[2]),
+        Number(m[3]),
+      ]);
+      expect(suites.map(([n]) => n)).toEqual(['examples', 'workflows', 'fuzz']);
+      for (const [, tests, failures] of suites) {
+        expect(tests).toBeGreaterThan(0);
+        expect(failures).toBe(0);
+      }
+      const total = suites.reduce((sum, [, tests]) => sum + (tests as number), 0);
+      expect(xml).toContain(`<testsuites tests="${total}" failures="0" errors="0"`);
+      expect(total).toBe(report.passed + report.failed + report.skipped);
+    },
+    LONG_TIMEOUT,
+  );
+});
