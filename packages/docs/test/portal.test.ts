@@ -201,7 +201,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
         }));
         if (!seen.header) problems.push(`${file}: no shared header`);
         // The title is the page's own heading (an operation page's h1 adds its operationId) and the site's name.
-        if (!seen.h1 || !seen.h1.includes(seen.title.split(' — ')[0]!))
+        if (!seen.h1?.includes(seen.title.split(' — ')[0]!))
           problems.push(`${file}: h1 ${JSON.stringify(seen.h1)}, title ${JSON.stringify(seen.title)}`);
         for (const e of errors) problems.push(`${file}: ${e}`);
       }
