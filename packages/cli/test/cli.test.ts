@@ -1,7 +1,7 @@
 // The CLI against one sandbox (frozen clock): the command layer in-process (run()), and the built
 // executable where a process is needed (exit status, the secret prompt on stdin, file modes).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,10 +10,19 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain .mjs script without types
+import { ensureDebianPrograms } from '../../../scripts/ensure-debian.mjs';
 import { credentialsPath, operations, run, tokenPath } from '../src/index';
 
 const SECRET = 'sandbox-secret';
+/** zsh and fish for the completion tests (bash is always there): from Debian's packages when missing. */
+const shells: { skip?: string } = ensureDebianPrograms({ '/usr/bin/zsh': 'zsh', '/usr/bin/fish': 'fish' });
+if (shells.skip) console.warn(`completion tests in zsh and fish skipped: ${shells.skip}`);
+/** A folder with a `hosting-api` that runs this package's executable, for the shells' PATH. */
+const onPath = mkdtempSync(join(tmpdir(), 'hosting-api-path-'));
 const bin = fileURLToPath(new URL('../bin/hosting-api.js', import.meta.url));
+writeFileSync(join(onPath, 'hosting-api'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
+chmodSync(join(onPath, 'hosting-api'), 0o755);
 let sb: Sandbox;
 let env: Record<string, string>;
 /** Everything any run printed: the secret must never be in it. */
@@ -366,5 +375,48 @@ describe('completion', () => {
     expect((await cli(['__complete', 'sites', 'notes', 'list', '123456', '--p'])).out).toBe(
       '--page\n--paginate\n--per_page\n',
     );
+  });
+
+  // The scripts in the shells themselves, with `hosting-api` on PATH as an installed CLI is: bash and
+  // fish run their own completion (`COMPREPLY` from the function, fish's `complete -C`); zsh runs the
+  // function with `compadd`/`compdef` stubbed, since its completion system needs a terminal.
+  describe.each([
+    [
+      'bash',
+      '/usr/bin/bash',
+      (line: string[]) =>
+        `eval "$(hosting-api completion bash)"; complete -p hosting-api; COMP_WORDS=(${line.join(' ')}); COMP_CWORD=${line.length - 1}; _hosting_api_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    [
+      'zsh',
+      '/usr/bin/zsh',
+      (line: string[]) =>
+        `compdef() { print -r -- "complete: $*" }; compadd() { [[ $1 == -a ]] && print -rl -- "\${(@P)2}" }; eval "$(hosting-api completion zsh)"; words=(${line.join(' ')}); CURRENT=${line.length}; _hosting_api_complete`,
+    ],
+    [
+      'fish',
+      '/usr/bin/fish',
+      (line: string[]) =>
+        `hosting-api completion fish | source; echo complete: (complete -c hosting-api); complete -C '${line.join(' ')}'`,
+    ],
+  ] as const)('in %s', (shell, path, script) => {
+    const complete = (line: string[]) => {
+      const r = spawnSync(path, ['-c', script(line)], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env, PATH: `${onPath}:${process.env.PATH}` },
+      });
+      expect(r.stderr).toBe('');
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    it.skipIf(shell !== 'bash' && !!shells.skip)('completes a group and the flags of a command', () => {
+      const [registered, ...groups] = complete(['hosting-api', 'sites', 'no']);
+      expect(registered).toMatch(/complete.*hosting-api/);
+      expect(groups).toEqual(['notes']);
+      expect(complete(['hosting-api', 'sites', 'notes', 'list', '123456', '--p']).slice(1)).toEqual([
+        '--page',
+        '--paginate',
+        '--per_page',
+      ]);
+    });
   });
 });

@@ -279,14 +279,15 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
       ] as const) {
         await page.goto(`${base}operations/${operation}.html`);
         await page.click('section.try-it button');
-        const result = page.locator('.try-it-result');
-        await result.waitFor();
-        await expect(result.textContent()).resolves.toMatch(expected);
+        // The answer arrives after the click: read the result until it holds it.
+        await expect.poll(() => page.locator('.try-it-result').textContent(), { timeout: 10_000 }).toMatch(expected);
       }
       // Without docs:serve (the files alone) Try it says what to run.
       await page.goto(pathToFileURL(join(dist, 'operations/getAccount.html')).href);
       await page.click('section.try-it button');
-      await expect(page.locator('.try-it-result').textContent()).resolves.toContain('Run `pnpm docs:serve`');
+      await expect
+        .poll(() => page.locator('.try-it-result').textContent(), { timeout: 10_000 })
+        .toContain('Run `pnpm docs:serve`');
     } finally {
       server.kill();
     }
