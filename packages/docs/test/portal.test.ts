@@ -177,7 +177,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   // Every page but the reference (opened above) in the browser: its scripts run without an error, and
   // the reader gets the shared header and the page's own title. The link checker in guides.test.ts
   // reads the same pages' links and anchors without a browser.
-  it('renders every other page of the site: the header, its title, no script error', async () => {
+  it('renders every other page of the site: the header, its title, no script error; saves a screenshot of an operation page', async () => {
     const pages = readdirSync(dist, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.html') && f !== 'index.html')
       .sort();
@@ -210,6 +210,8 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
       page.off('console', onConsole);
     }
     expect(problems).toEqual([]);
+    await page.goto(pathToFileURL(join(dist, 'operations/createSiteNote.html')).href);
+    await page.screenshot({ path: join(dist, 'operation.png'), fullPage: true });
   });
 
   // axe-core (Deque's accessibility engine) run in the reference and in one page of each other kind.
