@@ -14,6 +14,7 @@ import {
   SANDBOX_SECRET,
   scratch,
   startBin,
+  startSandbox,
   stop,
 } from './installed.ts';
 
@@ -79,21 +80,16 @@ describeInstalled('the installed servers, with a consumer of the installed clien
     'Node %i: the sandbox bin starts; ESM and CommonJS consumers get a token and call three operations',
     async (major) => {
       const node = nodeOf(major);
-      const started = startBin(
-        'hosting-api-sandbox',
-        ['--port', '0', '--speed', '0'],
-        /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/,
-        node,
-      );
+      const started = startSandbox(node, 0);
       sandbox = started.child;
       try {
-        const [, baseUrl, authUrl] = await started.ready;
+        const { baseUrl, authUrl } = await started.ready;
         expect(baseUrl).toMatch(/\/v1$/);
         for (const [file, format] of [
           ['consumer.mjs', 'esm'],
           ['consumer.cjs', 'cjs'],
         ] as const) {
-          const r = run(node, [file, baseUrl!, authUrl!, 'sandbox-client', SANDBOX_SECRET], scratch, 30_000);
+          const r = run(node, [file, baseUrl, authUrl, 'sandbox-client', SANDBOX_SECRET], scratch, 30_000);
           expect(r.status, r.out).toBe(0);
           const result = JSON.parse(r.out.trim().split('\n').at(-1)!);
           expect(result.node).toMatch(new RegExp(`^v${major}\\.`));

@@ -106,3 +106,14 @@ export function stop(child: ChildProcess | undefined): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/** The installed sandbox's bin on `node`, its clock at `speed` (0 freezes it); `ready` gives its addresses. */
+export function startSandbox(node: string, speed: number) {
+  const { child, ready } = startBin(
+    'hosting-api-sandbox',
+    ['--port', '0', '--speed', String(speed)],
+    /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/,
+    node,
+  );
+  return { child, ready: ready.then(([, baseUrl, authUrl]) => ({ baseUrl: baseUrl!, authUrl: authUrl! })) };
+}

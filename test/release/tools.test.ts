@@ -20,7 +20,7 @@ import {
   runBin,
   SANDBOX_SECRET,
   scratch,
-  startBin,
+  startSandbox,
   stop,
 } from './installed.ts';
 
@@ -40,36 +40,22 @@ describeInstalled('the installed command-line tools', () => {
     "Node %i: the CLI from its installed bin: a note created, updated and deleted, --paginate, --wait on a deploy, every exit status, login 0600, the secret never printed; the MCP server through the SDK's client",
     async (major) => {
       const node = nodeOf(major);
-      const started = startBin(
-        'hosting-api-sandbox',
-        ['--port', '0', '--speed', '600'],
-        /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/,
-        node,
-      );
+      const started = startSandbox(node, 600);
       sandbox = started.child;
-      // A server whose every API call fails with a 500 envelope (exit status 7).
-      const failing = http.createServer((req, res) => {
-        const token = req.url === '/auth/token';
-        res.writeHead(token ? 200 : 500, { 'content-type': 'application/json' }).end(
-          JSON.stringify(
-            token
-              ? {
-                  message: 'Success',
-                  data: { access_token: 't', token_type: 'Bearer', expires_in: 3600 },
-                  errors: null,
-                }
-              : { message: 'Internal Server Error', data: null, errors: ['always'] },
-          ),
-        );
-      });
+      // A server whose every answer, the token's too, is a 500 envelope (exit status 7).
+      const failing = http.createServer((_, res) =>
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: 'Internal Server Error', data: null, errors: ['always'] })),
+      );
       await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
       const failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
       let printed = '';
       try {
-        const [, baseUrl, authUrl] = await started.ready;
+        const { baseUrl, authUrl } = await started.ready;
         const env = {
-          HOSTING_API_BASE_URL: baseUrl!,
-          HOSTING_API_AUTH_URL: authUrl!,
+          HOSTING_API_BASE_URL: baseUrl,
+          HOSTING_API_AUTH_URL: authUrl,
           HOSTING_API_CLIENT_ID: 'sandbox-client',
           HOSTING_API_CLIENT_SECRET: SANDBOX_SECRET,
           XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
@@ -150,7 +136,7 @@ describeInstalled('the installed command-line tools', () => {
         const login = await runBin(
           node,
           binScript('hosting-api'),
-          ['auth', 'login', '--client-id', 'sandbox-client', '--base-url', baseUrl!, '--auth-url', authUrl!],
+          ['auth', 'login', '--client-id', 'sandbox-client', '--base-url', baseUrl, '--auth-url', authUrl],
           { XDG_CONFIG_HOME: home },
           `${SANDBOX_SECRET}\n`,
         );
