@@ -39,6 +39,7 @@ export function describeInstalled(name: string, body: () => void) {
 export const nodeLines = [Number(process.versions.node.split('.')[0]), 22, 24];
 export const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
 
+/** Runs a command to its end: its exit status, and stdout and stderr together. */
 export function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, {
     cwd,
@@ -69,6 +70,10 @@ export function runBin(node: string, script: string, args: string[], env: Record
   );
 }
 
+/**
+ * Starts an installed bin (through its .bin shim on the machine's Node, else its script on `node`);
+ * `ready` resolves with the match of `pattern` in what it prints (its URLs).
+ */
 export function startBin(bin: string, args: string[], pattern: RegExp, node = process.execPath) {
   const shim = join(scratch, 'node_modules/.bin', bin);
   const [cmd, argv] = node === process.execPath ? [shim, args] : [node, [binScript(bin), ...args]];
@@ -95,6 +100,7 @@ export function startBin(bin: string, args: string[], pattern: RegExp, node = pr
   return { child, ready };
 }
 
+/** Stops a started bin: SIGTERM, then SIGKILL after 10 s. */
 export function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
