@@ -37,3 +37,16 @@ export function ensureDebianPrograms(programs) {
   const tail = r.output.trim().split('\n').slice(-3).join(' / ');
   return { skip: `could not install ${packages.join(' ')} with apt-get (${tail})` };
 }
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const pairs = process.argv.slice(2).map((arg) => arg.split('='));
+  if (!pairs.length || pairs.some((p) => p.length !== 2 || !p[0] || !p[1])) {
+    console.error('Usage: node scripts/ensure-debian.mjs PATH=PACKAGE... (e.g. /usr/bin/zsh=zsh)');
+    process.exit(2);
+  }
+  const result = ensureDebianPrograms(Object.fromEntries(pairs));
+  if (result.skip) {
+    console.error(`ensure-debian: ${result.skip}`);
+    process.exitCode = 1;
+  }
+}
