@@ -1,6 +1,6 @@
 // The CLI against one sandbox (frozen clock): the command layer in-process (run()), and the built
 // executable where a process is needed (exit status, the secret prompt on stdin, file modes).
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -357,6 +357,29 @@ describe('auth', () => {
     expect(r.code).toBe(4);
     expect(() => statSync(credentialsPath({ XDG_CONFIG_HOME: home }))).toThrow();
     expect(r.out + r.err).not.toContain('wrong-secret');
+  });
+});
+
+describe('the README', () => {
+  it('its snapshot script requests both backups of every site, through the CLI on PATH', async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    const script = /```sh\n(#!\/bin\/sh\n# snapshot-sites\.sh[\s\S]*?)```/.exec(readme)?.[1];
+    expect(script, 'the README has the snapshot script').toBeDefined();
+    const sites = (await json(['sites', 'list', '--paginate'])).map((site: { id: number }) => site.id);
+    // Asynchronously: the sandbox answers from this process.
+    const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) =>
+      execFile(
+        'sh',
+        ['-c', script!],
+        { env: { ...process.env, ...env, PATH: `${onPath}:${process.env.PATH}` } },
+        (error, stdout, stderr) => done({ status: error ? (error.code as number) : 0, stdout, stderr }),
+      ),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').sort()).toEqual(
+      sites.flatMap((id: number) => [`site ${id}: db backup requested`, `site ${id}: fs backup requested`]).sort(),
+    );
+    printed += r.stdout + r.stderr;
   });
 });
 
