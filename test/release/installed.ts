@@ -1,11 +1,12 @@
 // What the tests of the installed packages share: where the packed install is (packed-install.ts,
 // the globalSetup), the installed bins and how to start them, and the Node lines they run on.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, inject, it } from 'vitest';
 import { nodeBinary } from './pack.mjs';
-import type {} from './packed-install.ts'; // the type of inject('packed')
+
+export { run } from './packed-install.ts';
 
 export const BINS: Record<string, string> = {
   '@hosting-api/cli': 'hosting-api',
@@ -38,17 +39,6 @@ export function describeInstalled(name: string, body: () => void) {
 /** The machine's Node first, then the newest 22 and 24 (fetched, or found in the cache, once): the lines users run. */
 export const nodeLines = [Number(process.versions.node.split('.')[0]), 22, 24];
 export const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
-
-/** Runs a command to its end: its exit status, and stdout and stderr together. */
-export function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: Record<string, string> = {}) {
-  const r = spawnSync(cmd, args, {
-    cwd,
-    encoding: 'utf8',
-    timeout,
-    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
-  });
-  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
-}
 
 /** The script of an installed bin, for another Node to run (pnpm's .bin entries are shell scripts). */
 export function binScript(bin: string): string {

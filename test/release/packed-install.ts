@@ -28,12 +28,13 @@ declare module 'vitest' {
 const root = join(import.meta.dirname, '../..');
 const INSTALL_TIMEOUT = 300_000;
 
-function run(cmd: string, args: string[], cwd: string, timeout: number) {
+/** Runs a command to its end: its exit status, and stdout and stderr together. */
+export function run(cmd: string, args: string[], cwd: string, timeout = 120_000, env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, {
     cwd,
     encoding: 'utf8',
     timeout,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
   });
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }

@@ -7,8 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
-import type {} from '../release/packed-install.ts'; // the type of inject('packed')
+import { problem, scratch } from '../release/installed.ts';
 
 export interface Outcome {
   code: number;
@@ -25,14 +24,11 @@ export interface Outcome {
   problems: { name: string; check: string; message: string }[];
 }
 
-const packed = inject('packed');
-/** The installed gate's package folder. */
-export const contractPackage =
-  'scratch' in packed
-    ? join(packed.scratch, 'node_modules/@hosting-api/contract')
-    : join(__dirname, '../../packages/contract');
-if ('problem' in packed)
-  console.warn(`gate tests: no packed install (${packed.problem}); running the workspace's gate`);
+/** The installed gate's package folder (the workspace's when there is no packed install). */
+export const contractPackage = problem
+  ? join(__dirname, '../../packages/contract')
+  : join(scratch, 'node_modules/@hosting-api/contract');
+if (problem) console.warn(`gate tests: no packed install (${problem}); running the workspace's gate`);
 /** The gate's sources. */
 export const contractDir = join(contractPackage, 'src');
 
