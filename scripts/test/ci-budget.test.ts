@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check, taskTimes } from '../ci-budget.mjs';
+import { check, TOTAL, taskTimes } from '../ci-budget.mjs';
 
 const task = (taskId: string, start: number, seconds: number, cache = 'MISS') => ({
   taskId,
@@ -32,15 +32,15 @@ describe('ci-budget', () => {
     expect(r.lines.join('\n')).not.toContain('OVER BUDGET');
   });
 
-  it('flags a task over its own budget and one over the default, but fails only a total over 120 s', () => {
+  it('fails a task over its own budget, one over the default, and a total over its budget', () => {
     const own = check(summary, { ...budgets, tasks: { 'a#test': 30 } }, 100);
     expect(own.lines.join('\n')).toMatch(/a#test +40\.0 s +30 s {2}OVER BUDGET/);
-    expect(own).toMatchObject({ ok: true, flagged: ['a#test'] });
+    expect(own).toMatchObject({ ok: false, over: ['a#test'] });
     const byDefault = check(summary, { ...budgets, defaultTask: 10 }, 100);
     expect(byDefault.lines.join('\n')).toMatch(/b#test .*OVER BUDGET/);
-    expect(byDefault).toMatchObject({ ok: true, flagged: ['b#test'] });
+    expect(byDefault).toMatchObject({ ok: false, over: ['b#test'] });
     const total = check(summary, budgets, 130);
-    expect(total.ok).toBe(false);
+    expect(total).toMatchObject({ ok: false, over: [TOTAL] });
     expect(total.lines.at(-1)).toMatch(/CI run, install included .*130\.0 s +120 s {2}OVER BUDGET/);
   });
 
@@ -50,10 +50,10 @@ describe('ci-budget', () => {
     expect(slower.lines[0]).toMatch(
       /^budgets × 1\.50: the calibration workload took 3\.00 s here, 2 s on the budgets' machine/,
     );
-    expect(slower).toMatchObject({ ok: false, flagged: [] }); // a#test: 40 s within 45; the run: 200 s over 180
+    expect(slower).toMatchObject({ ok: false, over: [TOTAL] }); // a#test: 40 s within 45; the run: 200 s over 180
     expect(slower.lines.join('\n')).toMatch(/CI run, install included .*200\.0 s +180 s {2}OVER BUDGET/);
     const faster = check(summary, withRef, 100, 1);
-    expect(faster).toMatchObject({ ok: false, flagged: ['a#test', 'b#test'] }); // 60 s, and 40 s over 23 s, 12 s over 8 s
+    expect(faster).toMatchObject({ ok: false, over: ['a#test', 'b#test', TOTAL] }); // 40 s over 23 s, 12 s over 8 s, 100 s over 60 s
     expect(check(summary, budgets, 100, 3).lines[0]).toMatch(/^task/); // no reference: unscaled
   });
 
@@ -65,7 +65,7 @@ describe('ci-budget', () => {
     expect(bad.stderr).toMatch(/^ci-budget: --calibration takes the seconds that --calibrate printed/);
   });
 
-  it('exits 1 when the whole run is over budget, 0 within (tasks over theirs only flagged), 2 without a summary', () => {
+  it('exits 1 when a task or the whole run is over budget, 0 within, 2 without a summary', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ci-budget-'));
     const file = join(dir, 'summary.json');
     const tight = join(dir, 'budgets.json');
@@ -77,12 +77,13 @@ describe('ci-budget', () => {
     const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
     expect(run('--summary', file, '--budgets', fitting).status).toBe(0);
     const tasksOver = run('--summary', file, '--budgets', tight);
-    expect(tasksOver.status).toBe(0);
-    expect(tasksOver.stdout).toContain('1 task(s) over their own budget');
+    expect(tasksOver.status).toBe(1);
+    expect(tasksOver.stdout).toContain('ci-budget: 1 task(s) over their budget: b#test.');
     const longAgo = String(Math.floor(Date.now() / 1000) - 200);
     const over = run('--summary', file, '--budgets', fitting, '--since', longAgo);
     expect(over.status).toBe(1);
-    expect(over.stdout).toContain('the CI run is over budget');
+    expect(over.stdout).toContain('the whole CI run is over its budget');
+    expect(over.stdout).not.toContain('task(s) over');
     const missing = run('--summary', join(dir, 'nope.json'));
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^ci-budget: cannot read the turbo run summary .*nope\.json/);
