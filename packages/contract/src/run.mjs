@@ -182,7 +182,7 @@ function reachable(document, paths) {
 const dredd = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');
 const args = [
   '--require',
-  join(here, 'dredd-shared-descriptions.cjs'),
+  join(here, 'dredd-preload.cjs'),
   dredd,
   dreddInput,
   baseUrl,
