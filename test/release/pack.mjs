@@ -25,13 +25,14 @@ export function publishedPackages() {
  * Packs the published packages into `dir` (old tarballs there are removed first); returns the
  * tarball paths.
  * @param {string} dir
+ * @param {{ name: string }[]} [packages] publishedPackages(), when the caller has it already
  * @returns {string[]}
  */
-export function packPublished(dir) {
+export function packPublished(dir, packages = publishedPackages()) {
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir)) if (f.endsWith('.tgz')) rmSync(join(dir, f));
   // One pnpm for all of them: a pnpm start per package was most of the packing time.
-  const filters = publishedPackages().flatMap((p) => ['--filter', p.name]);
+  const filters = packages.flatMap((p) => ['--filter', p.name]);
   const r = spawnSync('pnpm', ['-r', ...filters, 'pack', '--pack-destination', dir], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`pnpm pack failed:\n${r.stdout}${r.stderr}`);
   return readdirSync(dir)

@@ -59,7 +59,7 @@ export default function setup(project: TestProject) {
     published.map((p) => [p.name, JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8')).version]),
   );
   let t = Date.now();
-  const files = packPublished(join(work, 'tarballs'));
+  const files = packPublished(join(work, 'tarballs'), published);
   const pack = Date.now() - t;
   const tarballOf = Object.fromEntries(
     published.map((p) => {
