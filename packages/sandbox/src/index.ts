@@ -45,7 +45,9 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** Base address of the API, ending in /v1. */
+  /** Base address of the API, ending in /v1: the client's `baseUrl`, as the mock's `baseUrl` is. */
+  baseUrl: string;
+  /** The same as `baseUrl`. */
   url: string;
   /** The auth root serving /auth/token and /auth/revoke. */
   authUrl: string;
@@ -116,6 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const authUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
+    baseUrl: `${authUrl}/v1`,
     url: `${authUrl}/v1`,
     authUrl,
     clients,

@@ -96,7 +96,7 @@ export function useSandbox(options: SandboxOptions = {}): SandboxTest {
   const h = {} as SandboxTest;
   beforeAll(async () => {
     await harness(options, h);
-    const common = { baseUrl: h.sb.url, authUrl: h.sb.authUrl, validate: true, maxRetries: 0 };
+    const common = { baseUrl: h.sb.baseUrl, authUrl: h.sb.authUrl, validate: true, maxRetries: 0 };
     h.api = createClient({ ...common, accessToken: () => h.token });
     h.limited = createClient({ ...common, clientId: 'sandbox-limited', clientSecret: 'sandbox-limited-secret' });
   });
