@@ -31,7 +31,9 @@ describe('public API', () => {
     const tsc = join(dirname(require.resolve('typescript-native/package.json')), 'bin/tsc');
     let output = '';
     try {
-      execFileSync(process.execPath, [tsc, '--singleThreaded', '--noEmit', '-p', here('./fixtures/tsconfig.json')], { encoding: 'utf8' });
+      execFileSync(process.execPath, [tsc, '--singleThreaded', '--noEmit', '-p', here('./fixtures/tsconfig.json')], {
+        encoding: 'utf8',
+      });
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }

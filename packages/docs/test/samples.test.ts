@@ -14,7 +14,10 @@ const tsc = join(
 );
 
 function typecheck(project: string) {
-  const r = spawnSync(process.execPath, [tsc, '--singleThreaded', '--noEmit', '-p', project], { cwd: pkgDir, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [tsc, '--singleThreaded', '--noEmit', '-p', project], {
+    cwd: pkgDir,
+    encoding: 'utf8',
+  });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
