@@ -1,5 +1,5 @@
 // The mock as a client sees it: /v1 and the auth root, the spec's envelopes, readable errors.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,5 +167,11 @@ describe('hosting-api-mock CLI', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     expect(err).toContain('--port must be an integer');
+    // A value that starts with "-": one line that says how to write it, not node:util's three.
+    const negative = spawnSync(process.execPath, [cli, '--port', '-1'], { encoding: 'utf8' });
+    expect(negative.status).toBe(2);
+    expect(negative.stderr.split('\n')[0]).toBe(
+      'hosting-api-mock: --port needs a value (write --port=VALUE for one that starts with "-")',
+    );
   });
 });

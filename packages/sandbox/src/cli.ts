@@ -59,7 +59,13 @@ try {
     allowPositionals: false,
   }));
 } catch (error) {
-  fail((error as Error).message);
+  // node:util's parseArgs refuses a value that starts with "-" (`--port -1`) in three lines of its own.
+  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec((error as Error).message);
+  fail(
+    ambiguous
+      ? `${ambiguous[1]} needs a value (write ${ambiguous[1]}=VALUE for one that starts with "-")`
+      : (error as Error).message,
+  );
 }
 if (values.help) {
   console.log(HELP);

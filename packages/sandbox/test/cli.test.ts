@@ -18,6 +18,7 @@ describe('hosting-api-sandbox', () => {
     for (const [args, text] of [
       [['--port', 'abc'], '--port must be an integer'],
       [['--speed=-1'], '--speed must be a number'],
+      [['--speed', '-1'], '--speed needs a value (write --speed=VALUE for one that starts with "-")\nRun with'],
       [['--client-id', 'x'], '--client-id and --client-secret go together'],
       [['--bogus'], "Unknown option '--bogus'"],
       [['--seed', '/no/such/file.json', '--port', '0'], 'Cannot read seed fixture'],
