@@ -261,6 +261,44 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
     expect(secret.stderr).toContain('only from CONTRACT_CLIENT_SECRET');
   });
 
+  it('exits 2, in one line and before any request, for a selection that selects nothing', async () => {
+    const seen: string[] = [];
+    const target = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    const env = { ...live(), CONTRACT_BASE_URL: `${url}/v1`, CONTRACT_AUTH_URL: url };
+    try {
+      for (const [args, text] of [
+        [['fuzz', '--only', 'nope'], '--only: no operation "nope" in the spec'],
+        [['check', '--only', 'getSite 999'], `"getSite 999" is not "<operationId>" or "<operationId> <status>"`],
+        [['examples', '--min-coverage', '200'], '--min-coverage must be a percentage from 0 to 100'],
+      ] as const) {
+        const r = await gate([...args], env);
+        expect([r.code, args.join(' ')]).toEqual([2, args.join(' ')]);
+        expect(r.stderr).toContain(text);
+        expect(r.stderr.split('\n')[0]).toMatch(/^hosting-api-contract: /);
+        expect(r.stderr).not.toContain('Usage:');
+      }
+      expect(seen).toEqual([]);
+    } finally {
+      target.close();
+    }
+    // The phases' own refusals speak as the command too: a token operation is not fuzzed, a workflow id that is not one.
+    const token = await gate(['fuzz', '--sandbox', '--only', 'createAccessToken'], {});
+    expect(token.code).toBe(2);
+    expect(token.stderr).toMatch(/^hosting-api-contract: --only selects no operation this phase fuzzes/);
+    expect(token.stderr).not.toContain('Usage:');
+    const workflow = await gate(['workflows', '--sandbox', '--workflow', 'nope'], {});
+    expect(workflow.code).toBe(2);
+    expect(workflow.stderr).toMatch(
+      /^hosting-api-contract: --workflow: no workflow "nope"; the workflows are .*notes-lifecycle/,
+    );
+    expect(workflow.stderr).not.toContain('Usage:');
+  });
+
   it('exits 3 for wrong credentials, an HTML server and a refused connection', async () => {
     const wrong = await gate(['examples'], { ...live(), CONTRACT_CLIENT_SECRET: 'wrong' });
     expect(wrong.code).toBe(3);

@@ -1,5 +1,5 @@
 // The command-line side shared by the phase scripts (run.mjs, workflows.mjs, fuzz.mjs): option
-// parsing, usage errors (exit 2 with the help), the spec file, and the variables a live target needs.
+// parsing, usage errors (exit 2 with one line), the spec file, and the variables a live target needs.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -14,10 +14,14 @@ const LIVE_VARS = {
   CONTRACT_CLIENT_SECRET: "the API application's client secret",
 };
 
-/** Parses the command line (node:util parseArgs, plus -h/--help); `usage(message)` exits 2 with the help. */
+/**
+ * Parses the command line (node:util parseArgs, plus -h/--help); `usage(message)` exits 2 with one
+ * line. Started by hosting-api-contract, a phase speaks as it (CONTRACT_COMMAND), so the line names
+ * the command the user ran.
+ */
 export function parseCommandLine(name, help, options) {
   const usage = (message) => {
-    process.stderr.write(`${name}: ${message}\n\n${help}\n`);
+    process.stderr.write(`${process.env.CONTRACT_COMMAND ?? name}: ${message}\n(add --help for the options)\n`);
     process.exit(2);
   };
   let values;

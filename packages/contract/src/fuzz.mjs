@@ -241,11 +241,14 @@ function readOf(op) {
 const snapshot = async (read) => (read ? (await send(requestOf(read))).text : undefined);
 
 // ---- the checks ----------------------------------------------------------------------------
+// ("<operationId> <status>" selects a response for the examples phase; here, its operation.)
 const only = (values.only ?? process.env.CONTRACT_ONLY ?? '')
   .split(',')
-  .map((s) => s.trim())
+  .map((s) => s.trim().split(' ')[0])
   .filter(Boolean);
 const operations = model.operations.filter((o) => !o.outsideV1 && (!only.length || only.includes(o.operationId)));
+if (only.length && operations.length === 0)
+  usage(`--only selects no operation this phase fuzzes (${only.join(', ')}; the token operations are not fuzzed).`);
 const created = new Map(); // path parameter name → ids the run created (live runs touch only those)
 
 /** Live runs change only what they created: the last path parameter must be one of those. */

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { specFile } from './cli.mjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
 const require = createRequire(import.meta.url);
@@ -30,6 +31,40 @@ const whole =
       throw new InvalidArgumentError(`${name} must be a whole number of at least ${min}.`);
     return n;
   };
+
+const percentage = (value) => {
+  const n = Number(value);
+  if (value.trim() === '' || !(n >= 0 && n <= 100))
+    throw new InvalidArgumentError('--min-coverage must be a percentage from 0 to 100.');
+  return n;
+};
+
+/** Exits 2 unless every `--only` entry names an operation of the spec (or a documented response of one). */
+function checkOnly(only) {
+  const spec = JSON.parse(
+    readFileSync(
+      specFile((message) => die(2, message)),
+      'utf8',
+    ),
+  );
+  const responses = new Map();
+  for (const item of Object.values(spec.paths ?? {}))
+    for (const operation of Object.values(item))
+      if (operation?.operationId) responses.set(operation.operationId, Object.keys(operation.responses ?? {}));
+  for (const entry of only.split(',').map((s) => s.trim())) {
+    const [id, status, extra] = entry.split(/\s+/);
+    if (!responses.has(id))
+      die(
+        2,
+        `--only: no operation "${id}" in the spec (operationIds such as getSite, listSiteNotes: see the reference).`,
+      );
+    if (extra !== undefined || (status !== undefined && !responses.get(id).includes(status)))
+      die(
+        2,
+        `--only: "${entry}" is not "<operationId>" or "<operationId> <status>" with one of ${id}'s statuses (${responses.get(id).join(', ')}).`,
+      );
+  }
+}
 
 const program = new Command('hosting-api-contract')
   .description(
@@ -76,9 +111,9 @@ function targetOptions(command, phases) {
         ),
       )
       .addOption(
-        new Option('--min-coverage <percent>', 'examples: fail below this share of documented responses exercised').env(
-          'CONTRACT_MIN_COVERAGE',
-        ),
+        new Option('--min-coverage <percent>', 'examples: fail below this share of documented responses exercised')
+          .env('CONTRACT_MIN_COVERAGE')
+          .argParser(percentage),
       );
   if (phases.includes('examples') || phases.includes('fuzz'))
     command.option(
@@ -124,7 +159,9 @@ function configure(o) {
   } catch (error) {
     die(2, `${error.message}.`);
   }
-  const env = { ...process.env, NODE_NO_WARNINGS: '1' };
+  if (o.only) checkOnly(o.only);
+  // The phases' usage errors name the command the user ran (src/cli.mjs).
+  const env = { ...process.env, NODE_NO_WARNINGS: '1', CONTRACT_COMMAND: 'hosting-api-contract' };
   const set = (name, value) => {
     if (value !== undefined && value !== false) env[name] = String(value === true ? '1' : value);
   };

@@ -124,7 +124,9 @@ const chosen = (values.workflow ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
-for (const id of chosen) if (!workflows.some((w) => w.id === id)) usage(`no workflow "${id}" in ${dir}`);
+for (const id of chosen)
+  if (!workflows.some((w) => w.id === id))
+    usage(`--workflow: no workflow "${id}"; the workflows are ${workflows.map((w) => w.id).join(', ')}.`);
 
 // ---- the webhook listener (also serves no-op control routes for live targets) ---------------
 const checkDelivery = checker.checkWebhook;
