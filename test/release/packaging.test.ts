@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import { build } from 'esbuild';
 import { expect, it } from 'vitest';
-import { BINS, describeInstalled, run, scratch, versions } from './installed.ts';
+import { BINS, binScript, describeInstalled, run, scratch, versions } from './installed.ts';
 
 const PUBLISHED = [
   '@hosting-api/cli',
@@ -180,6 +180,13 @@ describeInstalled('packaging: the published packages installed from their tarbal
       ).toBe(true);
       expect(existsSync(join(scratch, 'node_modules/.bin', bin)), `.bin/${bin}`).toBe(true);
     } else expect(pkg.bin).toBeUndefined();
+  });
+
+  it.each(Object.entries(BINS))('%s: its command prints the installed version with --version and -V', (name, bin) => {
+    for (const flag of ['--version', '-V']) {
+      const r = run(process.execPath, [binScript(bin), flag], scratch);
+      expect([r.status, r.out.trim()], `${bin} ${flag}`).toEqual([0, versions[name]]);
+    }
   });
 
   it.each(PUBLISHED)('%s: every package its built code loads is a declared dependency', (name) => {

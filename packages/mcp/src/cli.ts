@@ -1,5 +1,5 @@
 // The `hosting-api-mcp` executable: stdio by default, Streamable HTTP with --http.
-import module from 'node:module';
+import module, { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
 // Node 22.1 and later keep V8's compiled code between runs (in the OS temp directory, or
@@ -22,6 +22,7 @@ Options:
   --http [PORT]         serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio
                         (default port 3333; 0 picks a free one)
   --host HOST           address for --http (default 127.0.0.1)
+  -V, --version         print the version
   -h, --help            show this help`;
 
 function fail(message: string): never {
@@ -47,6 +48,7 @@ try {
       http: { type: 'string' },
       host: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'V' },
     },
     strict: true,
     allowPositionals: false,
@@ -56,6 +58,10 @@ try {
 }
 if (values.help) {
   process.stdout.write(`${HELP}\n\nGroups: ${groups().join(', ')}\n`);
+  process.exit(0);
+}
+if (values.version) {
+  process.stdout.write(`${createRequire(import.meta.url)('../package.json').version}\n`);
   process.exit(0);
 }
 const options = {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // hosting-api-mock: serve the API description with Prism at <url>/v1 and the auth root.
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { startMock } from './index.js';
 
@@ -16,6 +17,7 @@ Options:
   --errors      Prism --errors: request and response violations answer as errors
   --spec FILE   OpenAPI file to serve (default: HOSTING_API_SPEC or the bundled spec)
   --quiet       do not log requests
+  -V, --version print the version
   -h, --help    this help
 
 Requests need "Authorization: Bearer <token>" (any token; get one from POST /auth/token).
@@ -35,6 +37,7 @@ const options = {
   spec: { type: 'string' },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'V', default: false },
 } as const;
 let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
 try {
@@ -50,6 +53,10 @@ try {
 }
 if (values.help) {
   process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+if (values.version) {
+  process.stdout.write(`${createRequire(import.meta.url)('../package.json').version}\n`);
   process.exit(0);
 }
 const port = Number(values.port);

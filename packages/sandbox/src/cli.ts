@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // hosting-api-sandbox: runs the stateful sandbox until interrupted.
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { type CorsOption, parseCorsOrigins } from './http/cors.js';
 import type { ClientConfig } from './index.js';
@@ -23,6 +24,7 @@ Options:
                             an undocumented answer becomes a 500 and is printed (slower)
   --cors [ORIGINS]          let pages on other origins call the sandbox: bare --cors allows any
                             origin, ORIGINS is a comma-separated list (http://127.0.0.1:5173,...)
+  -V, --version             print the version
   -h, --help                show this help
 
 Control routes (no token): POST /__sandbox/reset, GET|POST /__sandbox/clock
@@ -54,6 +56,7 @@ try {
       'self-check': { type: 'boolean' },
       cors: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'V' },
     },
     strict: true,
     allowPositionals: false,
@@ -69,6 +72,10 @@ try {
 }
 if (values.help) {
   console.log(HELP);
+  process.exit(0);
+}
+if (values.version) {
+  console.log(createRequire(import.meta.url)('../package.json').version);
   process.exit(0);
 }
 
