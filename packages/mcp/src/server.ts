@@ -84,13 +84,20 @@ export function clientFrom(options: ServerOptions): HostingApiClient {
   const baseUrl = options.baseUrl ?? env.HOSTING_API_BASE_URL;
   if (!baseUrl)
     throw new ConfigError('no API address: pass --base-url or set HOSTING_API_BASE_URL (the base ending in /v1)');
+  const authUrl = options.authUrl ?? env.HOSTING_API_AUTH_URL;
+  for (const [flag, url] of [
+    ['--base-url', baseUrl],
+    ['--auth-url', authUrl],
+  ] as const)
+    if (url !== undefined && !/^https?:\/\/[^/]/.test(url))
+      throw new ConfigError(`${flag} must be an http(s) URL (got ${JSON.stringify(url)})`);
   const clientId = env.HOSTING_API_CLIENT_ID;
   const clientSecret = env.HOSTING_API_CLIENT_SECRET;
   if (!clientId || !clientSecret)
     throw new ConfigError('no credentials: set HOSTING_API_CLIENT_ID and HOSTING_API_CLIENT_SECRET');
   return createClient({
     baseUrl,
-    authUrl: options.authUrl ?? env.HOSTING_API_AUTH_URL,
+    authUrl,
     clientId,
     clientSecret,
   });

@@ -187,6 +187,13 @@ describe('options', () => {
       'no credentials: set HOSTING_API_CLIENT_ID and HOSTING_API_CLIENT_SECRET',
     );
     expect(() => createServer({ env: {} })).toThrow(/^no API address: pass --base-url or set HOSTING_API_BASE_URL/);
+    const credentials = { HOSTING_API_CLIENT_ID: 'x', HOSTING_API_CLIENT_SECRET: 'y' };
+    expect(() => createServer({ env: credentials, baseUrl: 'ftp://x/v1' })).toThrow(
+      '--base-url must be an http(s) URL (got "ftp://x/v1")',
+    );
+    expect(() =>
+      createServer({ env: { ...credentials, HOSTING_API_AUTH_URL: 'auth.example.com' }, baseUrl: 'https://x/v1' }),
+    ).toThrow('--auth-url must be an http(s) URL (got "auth.example.com")');
   });
 
   it('serves Streamable HTTP', async () => {
