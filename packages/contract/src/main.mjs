@@ -51,7 +51,10 @@ function checkOnly(only) {
   for (const item of Object.values(spec.paths ?? {}))
     for (const operation of Object.values(item))
       if (operation?.operationId) responses.set(operation.operationId, Object.keys(operation.responses ?? {}));
-  for (const entry of only.split(',').map((s) => s.trim())) {
+  for (const entry of only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [id, status, extra] = entry.split(/\s+/);
     if (!responses.has(id))
       die(
