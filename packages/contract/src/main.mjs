@@ -40,31 +40,25 @@ const percentage = (value) => {
 };
 
 /** Exits 2 unless every `--only` entry names an operation of the spec (or a documented response of one). */
-function checkOnly(only) {
-  const spec = JSON.parse(
-    readFileSync(
-      specFile((message) => die(2, message)),
-      'utf8',
-    ),
-  );
-  const responses = new Map();
-  for (const item of Object.values(spec.paths ?? {}))
-    for (const operation of Object.values(item))
-      if (operation?.operationId) responses.set(operation.operationId, Object.keys(operation.responses ?? {}));
+async function checkOnly(only) {
+  const { loadModel } = await import('@hosting-api/openapi/model');
+  const model = await loadModel(specFile((message) => die(2, message)));
   for (const entry of only
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
     const [id, status, extra] = entry.split(/\s+/);
-    if (!responses.has(id))
+    const operation = model.operations.find((o) => o.operationId === id);
+    if (!operation)
       die(
         2,
         `--only: no operation "${id}" in the spec (operationIds such as getSite, listSiteNotes: see the reference).`,
       );
-    if (extra !== undefined || (status !== undefined && !responses.get(id).includes(status)))
+    const statuses = Object.keys(operation.responses);
+    if (extra !== undefined || (status !== undefined && !statuses.includes(status)))
       die(
         2,
-        `--only: "${entry}" is not "<operationId>" or "<operationId> <status>" with one of ${id}'s statuses (${responses.get(id).join(', ')}).`,
+        `--only: "${entry}" is not "<operationId>" or "<operationId> <status>" with one of ${id}'s statuses (${statuses.join(', ')}).`,
       );
   }
 }
@@ -162,7 +156,6 @@ function configure(o) {
   } catch (error) {
     die(2, `${error.message}.`);
   }
-  if (o.only) checkOnly(o.only);
   // The phases' usage errors name the command the user ran (src/cli.mjs).
   const env = { ...process.env, NODE_NO_WARNINGS: '1', CONTRACT_COMMAND: 'hosting-api-contract' };
   const set = (name, value) => {
@@ -302,6 +295,7 @@ function casesOf(name, data) {
 
 async function run(phases, options) {
   const { env, target } = configure(options);
+  if (options.only) await checkOnly(options.only);
   if (target === 'live') await preflight(env);
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
