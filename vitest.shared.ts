@@ -1,10 +1,12 @@
 // Shared vitest settings: every package writes a JSON report that .ci/run sums into one total.
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    globalSetup: [join(import.meta.dirname, 'vitest.tmpdir.ts')],
     testTimeout: 30_000,
     // One module graph per worker instead of one per test file: re-importing the packages' sources
     // for every file was most of the suites' time on a 2-core machine. Test files share no mutable

@@ -9,7 +9,7 @@
 // its isolated layout gives each package only what it declares, so a dependency a package forgot is
 // not found in a sibling's copy, and strict peers fail as npm's ERESOLVE does.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -81,12 +81,9 @@ export default function setup(project: TestProject) {
     if (!problem) throw new Error(`pnpm install of the tarballs failed:\n${r.out}`);
     console.warn(`packed install SKIPPED: npm cannot reach its registry: ${problem}`);
     project.provide('packed', { problem });
-    rmSync(work, { recursive: true, force: true });
     return;
   }
   console.log(`packed install: pnpm pack ${pack} ms, pnpm install ${install} ms, in ${scratch}`);
+  // (The scratch project is in the run's own TMPDIR, which ../../vitest.tmpdir.ts removes at the end.)
   project.provide('packed', { scratch, versions, timings: { pack, install } });
-  return () => {
-    if (!process.env.KEEP_PACKAGING_SCRATCH) rmSync(work, { recursive: true, force: true });
-  };
 }

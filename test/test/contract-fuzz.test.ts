@@ -3,7 +3,7 @@
 // curl reproducer must reproduce it, and configuration and reachability errors must give their
 // exit code and one line. One sandbox and one drifting proxy for the whole file.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -291,7 +291,10 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
     expect(token.code).toBe(2);
     expect(token.stderr).toMatch(/^hosting-api-contract: --only selects no operation this phase fuzzes/);
     expect(token.stderr).not.toContain('Usage:');
-    const workflow = await gate(['workflows', '--sandbox', '--workflow', 'nope'], {});
+    // Its scratch folders go with it: none is left in its TMPDIR.
+    const scratch = mkdtempSync(join(tmpdir(), 'gate-scratch-'));
+    const workflow = await gate(['workflows', '--sandbox', '--workflow', 'nope'], { TMPDIR: scratch });
+    expect(readdirSync(scratch)).toEqual([]);
     expect(workflow.code).toBe(2);
     expect(workflow.stderr).toMatch(
       /^hosting-api-contract: --workflow: no workflow "nope"; the workflows are .*notes-lifecycle/,

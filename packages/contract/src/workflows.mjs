@@ -91,6 +91,8 @@ const files = readdirSync(dir)
 // ship: respect reads copies that name the bundle instead (the same description, $refs resolved).
 const bundledYaml = specFile(usage, 'yaml');
 const copies = mkdtempSync(join(tmpdir(), 'workflows-src-'));
+// Removed however the run ends, a usage error or an unreachable target included.
+process.on('exit', () => rmSync(copies, { recursive: true, force: true }));
 const runFiles = new Map(
   files.map((file) => {
     const copy = join(copies, basename(file));
@@ -338,6 +340,7 @@ console.log(
 );
 
 const work = mkdtempSync(join(tmpdir(), 'workflows-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const redocly = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
 const runId = Date.now().toString(36);
 let code = 0;
@@ -436,8 +439,6 @@ for (const jsonOut of reports.filter((f) => existsSync(f))) {
     }
   }
 }
-rmSync(work, { recursive: true, force: true });
-rmSync(copies, { recursive: true, force: true });
 const passed = run.filter((w) => outcome.get(w.id) === 'pass');
 const failed = run.filter((w) => outcome.get(w.id) !== 'pass');
 const lines = [''];

@@ -329,6 +329,9 @@ export async function startPrism(
   { pickPort = freePort, attempts = 5 }: PrismStartOptions = {},
 ): Promise<RunningPrism> {
   const dir = mkdtempSync(join(tmpdir(), 'hosting-api-mock-'));
+  // The spec's copy goes with stop(), a failed start, or the process exiting without stop().
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', removeDir);
   const token = randomUUID();
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(withProbe(document, token)));
@@ -342,7 +345,8 @@ export async function startPrism(
           port,
           async stop() {
             await stopChild(child);
-            rmSync(dir, { recursive: true, force: true });
+            process.off('exit', removeDir);
+            removeDir();
           },
         };
       } catch (error) {
@@ -350,7 +354,8 @@ export async function startPrism(
       }
     }
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    process.off('exit', removeDir);
+    removeDir();
     throw error;
   }
 }

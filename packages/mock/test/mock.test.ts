@@ -1,6 +1,6 @@
 // The mock as a client sees it: /v1 and the auth root, the spec's envelopes, readable errors.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,7 +117,12 @@ describe('startMock', () => {
             return false; // gone meanwhile
           }
         });
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+    // Its scratch files go to a folder of this test's, to see that none is left.
+    const scratch = join(dir, 'tmp');
+    mkdirSync(scratch);
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, TMPDIR: scratch },
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -126,6 +131,7 @@ describe('startMock', () => {
     // SIGKILL is immediate; give the kernel a moment to reap it.
     for (let i = 0; i < 20 && prismsFor().length; i++) await new Promise((r) => setTimeout(r, 100));
     expect(prismsFor()).toEqual([]);
+    expect(readdirSync(scratch)).toEqual([]);
   });
 
   // Last of this block: it stops the file's mock (stop() is idempotent, so afterAll is a no-op).
