@@ -59,6 +59,12 @@ describe('.github/workflows', () => {
     const steps = JSON.stringify(ci.jobs);
     expect(steps).toContain('"cache":"pnpm"');
     expect(steps).toContain('.turbo/cache');
+    // The budget check scales by the runner's own speed, measured before the tests, as .ci/run does.
+    const runs = ci.jobs.test.steps.map((step: { run?: string }) => step.run ?? '');
+    const calibrate = runs.findIndex((r: string) => r.includes('ci-budget.mjs --calibrate'));
+    expect(calibrate).toBeGreaterThan(-1);
+    expect(calibrate).toBeLessThan(runs.indexOf('pnpm test'));
+    expect(runs.find((r: string) => /ci-budget\.mjs(?! --calibrate)/.test(r))).toContain('--calibration "$CI_CALIBRATION"');
   });
 
   it('release runs changesets/action and publishes with npm provenance', () => {
