@@ -45,6 +45,8 @@ interface Routes {
   tokenOperations: string;
   badRequest: string;
   notFound: string;
+  /** Each operation's method, path pattern and whether it declares a request body. */
+  operations: { method: string; pattern: RegExp; literal: number; takesBody: boolean }[];
 }
 
 function routesOf(model: SpecModel): Routes {
@@ -54,6 +56,13 @@ function routesOf(model: SpecModel): Routes {
     // The shared responses' texts; a spec without them gets the HTTP reason phrase.
     badRequest: model.messages.BadRequest ?? 'Bad Request',
     notFound: model.messages.NotFound ?? 'Not Found',
+    operations: model.operations.map((o) => ({
+      method: o.method.toUpperCase(),
+      pattern: new RegExp(`^${o.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      // A literal segment wins over a parameter (`/sites/search` before `/sites/{site_id}`).
+      literal: o.path.replace(/\{[^}]+\}/g, '').length,
+      takesBody: Boolean(o.requestBody),
+    })),
   };
 }
 
@@ -124,6 +133,12 @@ async function handle(
     target = url.pathname.slice(3);
   }
   if (target?.startsWith(PROBE_PREFIX)) target = undefined;
+  // Prism exits on a path it cannot percent-decode; such a path names no resource (as in the sandbox).
+  if (target !== undefined && !decodable(target)) {
+    log(404);
+    send(res, 404, envelope(routes.notFound, null));
+    return;
+  }
   if (target === undefined) {
     const hint = url.pathname.startsWith('/v1')
       ? `The token operations are served at the auth root, outside /v1: ${routes.tokenOperations}.`
@@ -132,12 +147,67 @@ async function handle(
     send(res, 404, envelope(routes.notFound, [`No operation at ${method} ${url.pathname}. ${hint}`]));
     return;
   }
-  const body = await readBody(req);
-  const upstream = await forward(prismPort, method, target + url.search, req.headers, body);
+  const request = prepareBody(req.headers, await readBody(req), takesBody(routes, method, target));
+  if ('problem' in request) {
+    log(400);
+    send(res, 400, envelope(routes.badRequest, [request.problem]));
+    return;
+  }
+  // Query values are read leniently (URLSearchParams), as the sandbox reads them; Prism gets them
+  // re-encoded when the raw query would not percent-decode.
+  const query = decodable(url.search) ? url.search : `?${url.searchParams}`;
+  const upstream = await forward(prismPort, method, target + query, request.headers, request.body);
   const rewritten = rewrite(method, url.pathname, upstream, routes);
   log(rewritten.status);
   res.writeHead(rewritten.status, rewritten.headers);
   res.end(rewritten.body);
+}
+
+function decodable(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function takesBody(routes: Routes, method: string, path: string): boolean {
+  const matches = routes.operations.filter((o) => o.method === method && o.pattern.test(path));
+  return matches.sort((a, b) => b.literal - a.literal)[0]?.takesBody ?? false;
+}
+
+/**
+ * The body as Prism can take it, read as the sandbox reads it: Prism never answers a malformed
+ * JSON body and exits on a malformed form body, so a body the operation does not declare is
+ * dropped (ignored, as the sandbox ignores it), malformed JSON is refused here with the sandbox's
+ * words, and a form body is re-encoded (decoded leniently, as URLSearchParams does).
+ */
+function prepareBody(
+  headers: http.IncomingHttpHeaders,
+  body: Buffer,
+  declared: boolean,
+): { headers: http.IncomingHttpHeaders; body: Buffer } | { problem: string } {
+  const { 'content-length': _length, 'transfer-encoding': _chunked, ...rest } = headers;
+  if (!declared) {
+    const { 'content-type': _type, ...bodiless } = rest;
+    return { headers: bodiless, body: Buffer.alloc(0) };
+  }
+  const mediaType = String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (/^application\/([\w.-]+\+)?json$/.test(mediaType) && body.length) {
+    try {
+      JSON.parse(body.toString('utf8'));
+    } catch (error) {
+      return { problem: `body: malformed JSON (${(error as Error).message})` };
+    }
+  }
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    body = Buffer.from(new URLSearchParams(body.toString('utf8')).toString());
+  }
+  return { headers: { ...rest, 'content-length': String(body.length) }, body };
 }
 
 interface Upstream {
@@ -247,7 +317,7 @@ function describe(v: { location?: string[]; message?: string }): string {
   return where ? `${where}: ${v.message ?? 'invalid'}` : (v.message ?? 'invalid');
 }
 
-function envelope(message: string, errors: string[]) {
+function envelope(message: string, errors: string[] | null) {
   return { message, data: null, errors };
 }
 

@@ -93,6 +93,39 @@ describe('startMock', () => {
     expect(body.body.errors.join(' ')).toMatch(/client_id/);
   });
 
+  // Prism leaves a malformed JSON body unanswered and exits on a path or a form body it cannot
+  // percent-decode (every later request then failed with 502); the front answers these itself.
+  it('answers input Prism cannot take, as the sandbox reads it, and stays up', async () => {
+    const json = { ...auth, 'Content-Type': 'application/json' };
+    const malformed = await call('/v1/sites/123456/notes', { method: 'POST', headers: json, body: '{bad' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({
+      message: 'There was a problem processing your request.',
+      data: null,
+      errors: [expect.stringMatching(/^body: malformed JSON \(/)],
+    });
+    // A body the operation does not declare is ignored, whatever it holds.
+    const ignored = await call('/v1/sites/123456', { method: 'DELETE', headers: json, body: '{bad' });
+    expect(ignored.status).toBe(200);
+    // A form body is decoded leniently: '%%%' is a field of that name, so the required ones are missing.
+    const form = await call('/auth/token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '%%%&grant_type=client_credentials',
+    });
+    expect(form.status).toBe(400);
+    expect(form.body.errors).toContain("body: Request body must have required property 'client_id'");
+    const path = await call('/v1/sites/%E0%A4%A', { headers: auth });
+    expect(path).toMatchObject({
+      status: 404,
+      body: { message: 'We could not locate the requested resources.', data: null },
+    });
+    const query = await call('/v1/sites?page=%ZZ', { headers: auth });
+    expect(query.status).toBe(400);
+    expect(query.body.errors).toEqual([expect.stringContaining('query.page')]);
+    expect((await call('/v1/sites/123456', { headers: auth })).status).toBe(200);
+  });
+
   it('answers a method the path does not have with 405 and an envelope', async () => {
     const res = await call('/v1/sites', { method: 'PATCH', headers: auth });
     expect(res.status).toBe(405);
