@@ -64,7 +64,9 @@ describe('.github/workflows', () => {
     const calibrate = runs.findIndex((r: string) => r.includes('ci-budget.mjs --calibrate'));
     expect(calibrate).toBeGreaterThan(-1);
     expect(calibrate).toBeLessThan(runs.indexOf('pnpm test'));
-    expect(runs.find((r: string) => /ci-budget\.mjs(?! --calibrate)/.test(r))).toContain('--calibration "$CI_CALIBRATION"');
+    expect(runs.find((r: string) => /ci-budget\.mjs(?! --calibrate)/.test(r))).toContain(
+      '--calibration "$CI_CALIBRATION"',
+    );
   });
 
   it('release runs changesets/action and publishes with npm provenance', () => {
