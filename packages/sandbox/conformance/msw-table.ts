@@ -53,6 +53,9 @@ export const STEPS: Step[] = [
   { name: 'a site', method: 'GET', path: '/v1/sites/123456' },
   { name: 'no such site', method: 'GET', path: '/v1/sites/999' },
   { name: 'not a canonical id', method: 'GET', path: '/v1/sites/0x1e240' },
+  { name: 'a path that does not percent-decode', method: 'GET', path: '/v1/sites/%E0%A4%A' },
+  // The fragment stays in the client: leaked into the query, it would make per_page "1#…", a 400.
+  { name: 'a fragment, which no server sees', method: 'GET', path: '/v1/sites?per_page=1#x' },
   { name: 'no token', method: 'GET', path: '/v1/account', auth: false },
   { name: 'garbage token', method: 'GET', path: '/v1/account', auth: 'Bearer garbage' },
   { name: 'another scheme', method: 'GET', path: '/v1/account', auth: 'Basic abc' },

@@ -109,11 +109,19 @@ export function createSandboxHandlers(options: SandboxHandlersOptions): SandboxH
     });
   };
 
-  const relative = (request: Request, prefix: string) => request.url.slice(prefix.length) || '/';
+  // The path and query the server would see: a fragment never reaches a server.
+  const relative = (request: Request, prefix: string) => {
+    const url = new URL(request.url);
+    url.hash = '';
+    return url.href.slice(prefix.length) || '/';
+  };
+  // Every URL under a root, as a RegExp without groups: msw percent-decodes the parts a string
+  // pattern captures and throws on a malformed escape (`/sites/%E0%A4%A`), which the server answers 404.
+  const under = (prefix: string) => new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`);
   return {
     handlers: [
-      http.all(`${baseUrl}/*`, ({ request }) => answer(request, `/v1${relative(request, baseUrl)}`)),
-      http.all(`${authUrl}/*`, ({ request }) => answer(request, relative(request, authUrl))),
+      http.all(under(baseUrl), ({ request }) => answer(request, `/v1${relative(request, baseUrl)}`)),
+      http.all(under(authUrl), ({ request }) => answer(request, relative(request, authUrl))),
     ],
     reset: () => runtime.reset(),
     advance: (ms) => runtime.clock.advance(ms),
