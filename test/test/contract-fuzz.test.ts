@@ -322,4 +322,50 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
     expect(refused.stderr).toContain('ECONNREFUSED');
     oneLine(refused.stderr);
   });
+
+  it('fails, in every phase, what a target leaves unanswered past --request-timeout, instead of hanging', async () => {
+    // Tokens and the account (the gate's reachability probe) from the sandbox; nothing else is ever answered.
+    const tokens: string[] = [];
+    const silent = http.createServer(async (req, res) => {
+      if (!(req.url?.startsWith('/auth/') || req.url === '/v1/account')) return;
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const upstream = req.url.startsWith('/auth/') ? sandbox.authUrl + req.url : sandbox.url + req.url.slice(3);
+      const answer = await fetch(upstream, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      const body = Buffer.from(await answer.arrayBuffer());
+      const token = /"access_token":"([^"]+)"/.exec(body.toString())?.[1];
+      if (token) tokens.push(token);
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' });
+      res.end(body);
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const args = ['check', '--only', 'getSite', '--workflow', 'alerts-paging', '--max-examples', '1'];
+      const r = await gate([...args, '--request-timeout', '300'], {
+        ...live(),
+        CONTRACT_BASE_URL: `${url}/v1`,
+        CONTRACT_AUTH_URL: url,
+      });
+      expect(r.code, r.output + r.stderr).toBe(1);
+      expect(r.output).toContain('no answer came within 300 ms (--request-timeout)'); // examples (Dredd)
+      expect(r.output).toContain('SCHEMA GET /alerts: no answer from the target'); // workflows
+      expect(r.output).toContain('no answer from the target: none within 300 ms (--request-timeout)'); // fuzz
+      expect(r.output).toMatch(
+        /examples 0 passed, [1-9]\d* failed.*workflows 0 passed, [1-9]\d* failed.*fuzz 0 passed, [1-9]\d* failed/,
+      );
+      expect(r.output + r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      // Dredd lists the failed requests with their headers: never with the access token.
+      expect(r.output).toContain('Authorization: Bearer ***');
+      expect(tokens.length).toBeGreaterThan(0);
+      for (const token of tokens) expect(r.output + r.stderr).not.toContain(token);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
 });

@@ -7,6 +7,9 @@ import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 
+/** How long a phase waits for an answer before it gives up on the request (--request-timeout). */
+export const REQUEST_TIMEOUT_MS = Number(process.env.CONTRACT_REQUEST_TIMEOUT) || 30_000;
+
 const LIVE_VARS = {
   CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
   CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (e.g. https://auth.example.com)',
@@ -102,7 +105,7 @@ export async function obtainToken(authUrl, op, { checker, client } = {}) {
       method: op.method.toUpperCase(),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
     throw fail(error.cause?.message ?? error.message);

@@ -1,15 +1,23 @@
-// Preloaded into the Dredd process (`node --require`, by run.mjs) to make it do less. Dredd is
-// pinned (14.1.0), and only what its bin and its addHooks.js require is wrapped.
+// Preloaded into the Dredd process (`node --require`, by run.mjs) to make it do less and say no
+// secret. Dredd is pinned (14.1.0), and only modules that its own files require are wrapped.
 // - Dredd's addHooks deep-clones its whole configuration for the hooks' `configuration`, the parsed
 //   API descriptions included: that clone was 3.4 s of a 9 s run of 396 transactions. Here the
 //   descriptions are shared (hooks.cjs only reads them) and the rest is cloned as before.
 // - Dredd's CLI spawns `npm --version` at every start for a debug line (0.3 s of CPU); the line,
 //   and so the spawn, is left out unless Dredd logs at debug level.
+// - Dredd's dot reporter lists failed tests with their request headers: the Authorization header
+//   is masked there, so the access token never reaches the output (or a CI log).
+// - Dredd waits for an answer for ever: a target that stops answering hung the gate. Each request
+//   gets CONTRACT_REQUEST_TIMEOUT ms (the `request` library's timeout option), as the other phases
+//   do, and a request that fails is reported in one line, without a stack trace.
 'use strict';
 const Module = require('node:module');
 const { sep } = require('node:path');
 
 const addHooks = `${sep}dredd${sep}build${sep}addHooks.js`;
+const transactionRunner = `${sep}dredd${sep}build${sep}TransactionRunner.js`;
+const reporters = `${sep}dredd${sep}build${sep}configureReporters.js`;
+const timeout = Number(process.env.CONTRACT_REQUEST_TIMEOUT) || undefined;
 const bin = `${sep}dredd${sep}bin${sep}dredd`;
 const load = Module._load;
 Module._load = function loadDreddLighter(request, parent, ...rest) {
@@ -22,6 +30,25 @@ Module._load = function loadDreddLighter(request, parent, ...rest) {
     };
     return loaded;
   }
+  if (request === './performRequest' && parent?.filename?.endsWith(transactionRunner)) {
+    const performRequest = loaded.default;
+    loaded.default = (uri, req, options, callback) =>
+      performRequest(uri, req, { ...options, http: { timeout, ...options?.http } }, (error, real) => {
+        // Dredd's reporters print a failed request's stack trace; its code and the URL say it all.
+        if (error) error.stack = `${error.code ?? error.message}: no answer from ${uri}`;
+        callback(error, real);
+      });
+    return loaded;
+  }
+  if (request === './reporters/DotReporter' && parent?.filename?.endsWith(reporters)) {
+    const configureEmitter = loaded.default.prototype.configureEmitter;
+    loaded.default.prototype.configureEmitter = function configureEmitterWithoutSecrets(emitter) {
+      configureEmitter.call(this, emitter);
+      // The failed tests it lists at the end show each request's headers: not the access token.
+      this.errors.push = (...tests) => Array.prototype.push.apply(this.errors, tests.map(withoutToken));
+    };
+    return loaded;
+  }
   if (request !== 'clone' || !parent?.filename?.endsWith(addHooks)) return loaded;
   const clone = (value, ...options) => {
     if (!value || typeof value !== 'object' || !('apiDescriptions' in value)) return loaded(value, ...options);
@@ -30,3 +57,14 @@ Module._load = function loadDreddLighter(request, parent, ...rest) {
   };
   return Object.assign(clone, loaded);
 };
+
+function withoutToken(test) {
+  const headers = test?.request?.headers;
+  if (!headers) return test;
+  const masked = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) =>
+      name.toLowerCase() === 'authorization' ? [name, String(value).replace(/^(\S+\s+).+$/, '$1***')] : [name, value],
+    ),
+  );
+  return { ...test, request: { ...test.request, headers: masked } };
+}

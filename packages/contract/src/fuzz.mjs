@@ -10,7 +10,14 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import fc from 'fast-check';
-import { obtainToken, parseCommandLine, requireLiveVars, specFile, startGateSandbox } from './cli.mjs';
+import {
+  obtainToken,
+  parseCommandLine,
+  REQUEST_TIMEOUT_MS,
+  requireLiveVars,
+  specFile,
+  startGateSandbox,
+} from './cli.mjs';
 import { bodyMutations, breaking, valid } from './generate.mjs';
 
 const require = createRequire(import.meta.url);
@@ -134,7 +141,7 @@ function send(req) {
     };
     const r = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: req.method, headers, timeout: 30_000 },
+      { method: req.method, headers, timeout: REQUEST_TIMEOUT_MS },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
@@ -148,7 +155,7 @@ function send(req) {
         });
       },
     );
-    r.on('timeout', () => r.destroy(new Error('no answer within 30 s')));
+    r.on('timeout', () => r.destroy(new Error(`none within ${REQUEST_TIMEOUT_MS} ms (--request-timeout)`)));
     r.on('error', fail);
     r.end(req.body);
   });
@@ -202,13 +209,22 @@ async function property(check, op, arbitrary, attempt) {
   const index = [...`${check} ${op.operationId}`].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0);
   const t0 = Date.now();
   let last;
+  // A request without an answer ends the property: no shrinking against a target that is silent.
+  let unanswered;
   const out = await fc.check(
     fc.asyncProperty(arbitrary, async (input) => {
-      last = await attempt(input);
+      if (unanswered) throw unanswered;
+      try {
+        last = await attempt(input);
+      } catch (error) {
+        unanswered = error;
+        throw error;
+      }
       return last.failures.length === 0;
     }),
     { seed: (seed + index) | 0, numRuns, endOnFailure: false },
   );
+  if (unanswered) throw unanswered;
   if (out.failed && out.counterexample) last = await attempt(out.counterexample[0]);
   const more = { ms: Date.now() - t0, runs: out.numRuns };
   if (!out.failed) return record(check, op, `${check} ${op.operationId}`, 'pass', more);
@@ -599,16 +615,25 @@ async function filterSemantics(op) {
 // after everything that needs the seeded state has run.
 const order = (o) => (isRead(o) ? 0 : o.method === 'delete' ? 2 : 1);
 const sorted = [...operations].sort((a, b) => order(a) - order(b));
+/** Runs one check of one operation; a request that got no answer fails that check, and the run goes on. */
+async function guarded(check, op, run) {
+  if (!CHECKS.has(check)) return;
+  try {
+    await run(op);
+  } catch (error) {
+    const message = `no answer from the target: ${error.message}`;
+    record(check, op, `${check} ${op.operationId}`, 'fail', { failures: [{ check, message }], errors: [message] });
+  }
+}
 for (const op of sorted) {
   await reset();
-  if (CHECKS.has('ignored_auth')) await ignoredAuth(op);
-  if (CHECKS.has('filter_semantics')) await filterSemantics(op);
-  if (CHECKS.has('negative_data_rejection') && (isRead(op) || allowWrites)) await negativeDataRejection(op);
-  else if (CHECKS.has('negative_data_rejection'))
-    skip('negative_data_rejection', op, 'changes the target if refused wrongly; give --allow-writes to run it');
-  if (CHECKS.has('ensure_resource_availability')) await ensureResourceAvailability(op);
-  if (CHECKS.has('positive_data_acceptance')) await positiveDataAcceptance(op);
-  if (CHECKS.has('use_after_delete')) await useAfterDelete(op);
+  await guarded('ignored_auth', op, ignoredAuth);
+  await guarded('filter_semantics', op, filterSemantics);
+  if (isRead(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
+  else skip('negative_data_rejection', op, 'changes the target if refused wrongly; give --allow-writes to run it');
+  await guarded('ensure_resource_availability', op, ensureResourceAvailability);
+  await guarded('positive_data_acceptance', op, positiveDataAcceptance);
+  await guarded('use_after_delete', op, useAfterDelete);
 }
 await sandbox?.stop();
 

@@ -26,6 +26,9 @@ const ONLY = (env.CONTRACT_ONLY ?? '')
 // The checks that run (--checks / --exclude-checks); problems of the others are not reported.
 const CHECKS = checksFromEnv();
 const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
+// Every request of the hooks' own gives up as Dredd's do (run.mjs sets it from --request-timeout).
+const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT) || 30_000;
+const timeout = () => AbortSignal.timeout(REQUEST_TIMEOUT);
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
@@ -81,6 +84,7 @@ async function revokeToken(value) {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
     body: new URLSearchParams({ token: value, ...credentials }),
+    signal: timeout(),
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
@@ -306,7 +310,12 @@ async function send(method, url, body, authorised = false) {
   const headers = { Accept: 'application/json' };
   if (authorised && token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: timeout(),
+  });
   const text = await res.text();
   if (res.status >= 400) throw new Error(`${method} ${url.pathname} answered ${res.status}: ${text.slice(0, 200)}`);
 }
@@ -377,6 +386,7 @@ async function resend(transaction, headers) {
     headers,
     body:
       transaction.request.body === '' || transaction.request.method === 'GET' ? undefined : transaction.request.body,
+    signal: timeout(),
   });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8'), bytes };
@@ -473,7 +483,7 @@ async function afterEachAsync(transaction) {
     problems.push(
       transaction.fail
         ? 'not sent'
-        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`,
+        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms (--request-timeout)`,
     );
   } else {
     const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -574,6 +584,7 @@ async function expiredTokenProbe() {
   await send(step.method ?? 'POST', new URL(step.path.replace(/^\//, ''), withSlash(root)), step.body);
   const res = await fetch(new URL('account', withSlash(BASE_URL)), {
     headers: { Accept: 'application/json', Authorization: `Bearer ${old}` },
+    signal: timeout(),
   });
   const real = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
   return checkResponse(info, '401', real).map((p) => `auth probe with an expired token: ${p}`);

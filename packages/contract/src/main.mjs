@@ -97,6 +97,12 @@ function targetOptions(command, phases) {
       'fail answers slower than this (turns on max_response_time)',
       whole('--max-response-time', 1),
     )
+    .addOption(
+      new Option('--request-timeout <ms>', 'give up on a request the target has not answered after this long')
+        .env('CONTRACT_REQUEST_TIMEOUT')
+        .default(30_000)
+        .argParser(whole('--request-timeout', 1)),
+    )
     .option('--junit <file>', 'write a JUnit XML report (one testsuite per phase)')
     .option('--json <file>', 'write every case as JSON');
   if (phases.includes('examples'))
@@ -164,6 +170,7 @@ function configure(o) {
   set('CONTRACT_CHECKS', o.checks);
   set('CONTRACT_EXCLUDE_CHECKS', o.excludeChecks);
   set('CONTRACT_MAX_RESPONSE_TIME', o.maxResponseTime);
+  set('CONTRACT_REQUEST_TIMEOUT', o.requestTimeout);
   set('CONTRACT_ONLY', o.only);
   set('CONTRACT_TARGET_DATA', o.targetData);
   set('CONTRACT_MIN_COVERAGE', o.minCoverage);
@@ -213,7 +220,7 @@ async function preflight(env) {
         client_id: env.CONTRACT_CLIENT_ID,
         client_secret: env.CONTRACT_CLIENT_SECRET,
       }),
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(Number(env.CONTRACT_REQUEST_TIMEOUT)),
     });
   } catch (error) {
     die(
@@ -236,7 +243,7 @@ async function preflight(env) {
   try {
     const probe = await fetch(account, {
       headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(Number(env.CONTRACT_REQUEST_TIMEOUT)),
     });
     const probeType = probe.headers.get('content-type') ?? '';
     if (!/json/i.test(probeType))

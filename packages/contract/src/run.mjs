@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel, METHODS } from '@hosting-api/openapi/model';
-import { obtainToken, parseCommandLine, requireLiveVars, specFile, startGateSandbox } from './cli.mjs';
+import {
+  obtainToken,
+  parseCommandLine,
+  REQUEST_TIMEOUT_MS,
+  requireLiveVars,
+  specFile,
+  startGateSandbox,
+} from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -202,6 +209,7 @@ const code = await new Promise((done) => {
       CONTRACT_SPEC_JSON: specJson,
       CONTRACT_RESULTS: resultsFile,
       CONTRACT_ONLY: only,
+      CONTRACT_REQUEST_TIMEOUT: String(REQUEST_TIMEOUT_MS),
       NODE_NO_WARNINGS: '1',
     },
   });

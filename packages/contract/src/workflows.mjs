@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import { parse as parseYaml } from 'yaml';
-import { obtainToken, parseCommandLine, requireLiveVars, specFile, startGateSandbox } from './cli.mjs';
+import {
+  obtainToken,
+  parseCommandLine,
+  REQUEST_TIMEOUT_MS,
+  requireLiveVars,
+  specFile,
+  startGateSandbox,
+} from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -270,6 +277,7 @@ const recorder = http.createServer((req, res) => {
         headers,
         body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
         redirect: 'manual',
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
       res
@@ -376,7 +384,7 @@ for (const batch of batches) {
     '--severity',
     'SCHEMA_CHECK=warn',
     '--max-fetch-timeout',
-    '30000',
+    String(REQUEST_TIMEOUT_MS),
     ...(process.env.CONTRACT_VERBOSE ? ['--verbose'] : []),
   ];
   const status = await new Promise((done) => {
