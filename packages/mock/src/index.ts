@@ -92,6 +92,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       else res.destroy();
     });
   });
+  // A request Node cannot parse as HTTP (headers too large, say) still gets the envelope, as the sandbox answers it.
+  front.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    const body = JSON.stringify(
+      envelope(routes.badRequest, [`malformed HTTP request (${error.code ?? error.message})`]),
+    );
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   try {
     await listen(front, options.port ?? 4010, options.host ?? '127.0.0.1');
   } catch (error) {
@@ -282,7 +292,18 @@ function rewrite(method: string, path: string, up: Upstream, routes: Routes): Up
         envelope(routes.badRequest, errors.length ? errors : [problem.detail ?? 'Invalid request.']),
       );
     }
-    return json(up, up.status, envelope(problem.title ?? 'Mock error', [problem.detail ?? kind]));
+    return prismError(up, routes, [problem.detail || problem.title || kind]);
+  }
+  // Prism's server answers input it cannot read (a media type parameter it does not know) in a
+  // format of its own: `{"error": {"code", "message"}}`.
+  if (up.status >= 400 && type.includes('json')) {
+    try {
+      const body = JSON.parse(up.body.toString('utf8')) as { error?: { message?: string } };
+      if (body?.error && typeof body.error === 'object')
+        return prismError(up, routes, [body.error.message ?? 'invalid']);
+    } catch {
+      // not JSON: pass it on unchanged
+    }
   }
   // An invalid body gets the spec's own 400 example from Prism; name what was wrong in `errors`.
   if (up.status === 400 && type.includes('application/json')) {
@@ -300,6 +321,18 @@ function rewrite(method: string, path: string, up: Upstream, routes: Routes): Up
     }
   }
   return up;
+}
+
+/**
+ * Prism's own error, as the API's envelope. A 5xx here is Prism failing on the request it was given
+ * (a Prefer header it cannot satisfy, a malformed media type): the spec documents no 5xx, and the
+ * request is what to fix, so it is a 400.
+ */
+function prismError(up: Upstream, routes: Routes, errors: string[]): Upstream {
+  const status = up.status >= 500 ? 400 : up.status;
+  const message =
+    status === 400 ? routes.badRequest : status === 404 ? routes.notFound : (http.STATUS_CODES[status] ?? 'Error');
+  return json(up, status, envelope(message, errors));
 }
 
 function parseViolations(header: http.OutgoingHttpHeader | undefined): Violation[] {

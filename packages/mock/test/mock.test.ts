@@ -123,6 +123,19 @@ describe('startMock', () => {
     const query = await call('/v1/sites?page=%ZZ', { headers: auth });
     expect(query.status).toBe(400);
     expect(query.body.errors).toEqual([expect.stringContaining('query.page')]);
+    // Prism's own error formats (its server's `{"error": …}`, a 500 for a media type it cannot
+    // read) and a request Node cannot parse get the envelope too.
+    const odd = await call('/v1/sites/123456/notes', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json;;;' },
+      body: '{"subject":"a","body":"b"}',
+    });
+    expect(odd).toMatchObject({
+      status: 400,
+      body: { message: 'There was a problem processing your request.', data: null },
+    });
+    const huge = await call('/v1/sites', { headers: { ...auth, 'X-Padding': 'x'.repeat(20_000) } });
+    expect(huge).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('malformed HTTP request')] } });
     expect((await call('/v1/sites/123456', { headers: auth })).status).toBe(200);
   });
 
