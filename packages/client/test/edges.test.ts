@@ -2,7 +2,13 @@
 // Authorization header, their own fetch, a token provider under concurrency, a token service that
 // is down while the cached token is still valid.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, createClient, type FetchLike, InternalServerError } from '../src/index';
+import {
+  AuthenticationError,
+  createClient,
+  type FetchLike,
+  InternalServerError,
+  ResponseValidationError,
+} from '../src/index';
 import { delay, fail, json, ok, startServer, type TestServer } from './helpers/server';
 
 let server: TestServer;
@@ -179,5 +185,28 @@ describe('token sources', () => {
     await expect(client.account.get()).rejects.toBeInstanceOf(InternalServerError);
     down = false;
     expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-2' });
+  });
+});
+
+describe('an answer that is not the API', () => {
+  it("a 2xx without the JSON envelope (a web page behind a wrong baseUrl, broken JSON) is a ResponseValidationError, not the result; a download's file is the result", async () => {
+    const client = createClient({ baseUrl: server.baseUrl, accessToken: 't', maxRetries: 0 });
+    server.api((req, res) => {
+      if (req.path.endsWith('/download'))
+        return void res.writeHead(200, { 'content-type': 'application/gzip' }).end('GZ');
+      if (req.path === '/v1/account') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": ');
+    });
+    const page = await client.account.get().catch((error: unknown) => error);
+    expect(page).toBeInstanceOf(ResponseValidationError);
+    expect(page).toMatchObject({
+      status: 200,
+      operationId: 'getAccount',
+      message: `getAccount: GET ${server.baseUrl}/account answered 200 with text/html, not the API's JSON envelope (check baseUrl and authUrl)`,
+    });
+    await expect(client.sites.get(1)).rejects.toThrow(
+      /answered 200 with application\/json, not the API's JSON envelope/,
+    );
+    expect(await client.sites.backups.ondemand.download(1, 'b')).toBe('GZ');
   });
 });

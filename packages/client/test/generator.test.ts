@@ -44,6 +44,7 @@ const fixture = spec({
     parameters: [siteParam],
     get: op('listPhp', 'sites.logs.php', {
       requestBody: jsonBody({ type: 'object', properties: { status: { type: 'string' } } }),
+      responses: { 200: envelope() },
     }),
   },
   '/sites/{site_id}/toggle': { parameters: [siteParam], put: op('toggleThing', 'sites.thing.toggle') },
@@ -118,6 +119,10 @@ describe('client generator', () => {
     expect(metaOf('getCollaborator').integers).toBeUndefined();
     expect(metaOf('createToken')).toMatchObject({ body: 'form', bodyRequired: true, base: 'auth', auth: false });
     expect(metaOf('toggleThing')).toMatchObject({ method: 'PUT', idempotent: false });
+    // An operation whose success answers no JSON envelope (a download, a revocation) is marked: the
+    // runtime refuses a non-envelope answer from every other one.
+    expect(metaOf('toggleThing')).toMatchObject({ noEnvelope: true });
+    expect(metaOf('listNotes').noEnvelope).toBeUndefined();
   });
 
   it("types each method over openapi-typescript's operations and nests the groups", () => {

@@ -1,7 +1,14 @@
 // The request pipeline of one client: URL, bearer token, timeout, retries, error mapping,
 // validation and logging.
 import type { TokenSource } from './auth';
-import { ConnectionError, errorForStatus, HostingApiError, RequestAbortedError, TimeoutError } from './errors';
+import {
+  ConnectionError,
+  errorForStatus,
+  HostingApiError,
+  RequestAbortedError,
+  ResponseValidationError,
+  TimeoutError,
+} from './errors';
 import type { CallOptions, CallResult, ClientContext, OperationMeta, OperationRequest } from './operation';
 import { isRetryableStatus, type RetryOptions, retryDelay, sleep } from './retry';
 import { describeTransportError, type FetchLike, failedBeforeSending, send } from './transport';
@@ -74,7 +81,24 @@ export class Core implements ClientContext {
       idempotent: meta.idempotent,
       operationId: meta.id,
     };
-    const sent = this.send(req, options);
+    // Every operation but the downloads and the revocation answers the JSON envelope: anything else (an HTML page
+    // behind a wrong baseUrl, a proxy's error page, broken JSON) is an error, not the result.
+    const sent = this.send(req, options).then((result) => {
+      const { body, response } = result;
+      if (meta.noEnvelope || (body !== null && typeof body === 'object' && 'data' in body)) return result;
+      const type = response.headers.get('content-type') || 'no Content-Type';
+      throw new ResponseValidationError(
+        `${meta.id}: ${meta.method} ${url} answered ${response.status} with ${type}, not the API's JSON envelope (check baseUrl and authUrl)`,
+        {
+          request: { method: meta.method, url },
+          operationId: meta.id,
+          response,
+          status: response.status,
+          body,
+          issues: [],
+        },
+      );
+    });
     if (!(options.validate ?? this.config.validate)) return sent;
     return sent.then(async (result) => {
       validateResponse(await this.#loadSchemas(), meta.id, result.response.status, result.body, {

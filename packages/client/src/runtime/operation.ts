@@ -44,6 +44,8 @@ export interface OperationMeta {
   /** Query flag that turns pagination on (`GET /sites?paginate=true`). */
   readonly paginateParam?: string;
   readonly bodyOnGet?: boolean;
+  /** Answers without the JSON envelope: a file (an archive, SQL text), or no body at all. */
+  readonly noEnvelope?: boolean;
   readonly bodyRequired?: boolean;
 }
 
