@@ -261,7 +261,7 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
     expect(secret.stderr).toContain('only from CONTRACT_CLIENT_SECRET');
   });
 
-  it('exits 2, in one line and before any request, for a selection that selects nothing', async () => {
+  it('exits 2, in one line and before any request, for a selection that selects nothing or a report it cannot write', async () => {
     const seen: string[] = [];
     const target = http.createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
@@ -275,6 +275,7 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
         [['fuzz', '--only', 'nope'], '--only: no operation "nope" in the spec'],
         [['check', '--only', 'getSite 999'], `"getSite 999" is not "<operationId>" or "<operationId> <status>"`],
         [['examples', '--min-coverage', '200'], '--min-coverage must be a percentage from 0 to 100'],
+        [['check', '--junit', tmpdir()], `--junit: cannot write ${tmpdir()} (EISDIR)`],
       ] as const) {
         const r = await gate([...args], env);
         expect([r.code, args.join(' ')]).toEqual([2, args.join(' ')]);

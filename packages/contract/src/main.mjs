@@ -4,10 +4,10 @@
 // Exit codes: 0 passed, 1 contract failures, 2 usage or configuration, 3 target unreachable or
 // credentials refused.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { specFile } from './cli.mjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
@@ -154,9 +154,23 @@ program
       console.log(`${c.name}${c.off ? ' (off by default)' : ''}\n  phases: ${c.phases.join(', ')}\n  ${c.doc}\n`);
   });
 
+/** A report that cannot be written stops the run before any request, not after the whole run. */
+function checkWritable(flag, file) {
+  const path = resolve(file);
+  try {
+    if (!existsSync(path)) mkdirSync(dirname(path), { recursive: true });
+    else if (statSync(path).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+    accessSync(existsSync(path) ? path : dirname(path), constants.W_OK);
+  } catch (error) {
+    die(2, `${flag}: cannot write ${file} (${error.code ?? error.message}).`);
+  }
+}
+
 /** The configuration the phases read from their environment; exits 2 on what cannot work. */
 function configure(o) {
   if (o.mock && o.sandbox) die(2, 'give one target: --mock, --sandbox, or --base-url.');
+  if (o.junit) checkWritable('--junit', o.junit);
+  if (o.json) checkWritable('--json', o.json);
   try {
     selectChecks({ checks: o.checks, exclude: o.excludeChecks, maxResponseTime: o.maxResponseTime });
   } catch (error) {
