@@ -28,9 +28,12 @@ export async function loadModel(source = specPath()) {
       const text = readFileSync(source, 'utf8');
       document = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text);
     } catch (error) {
-      throw new Error(
-        `cannot read the bundled spec ${source} (${error.code ?? error.message}). Bundle it first: pnpm --filter @hosting-api/openapi bundle`,
-      );
+      // Only the package's own bundle can be missing because it was not built yet.
+      const hint =
+        source === specPath() && error.code === 'ENOENT'
+          ? '. Bundle it first: pnpm --filter @hosting-api/openapi bundle'
+          : ': give a bundled OpenAPI document, JSON or YAML';
+      throw new Error(`cannot read the spec ${source} (${error.code ?? error.message})${hint}`);
     }
   } else document = source;
   const parsed = structuredClone(document);

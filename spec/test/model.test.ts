@@ -1,4 +1,7 @@
 // The spec model (model/index.js): what it reads from a document, on small fixtures and on the spec.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel, serverUrl, specPath } from '../model/index.js';
 
@@ -128,7 +131,13 @@ describe('the spec model on a fixture', () => {
 
   it('says what to fix when the document cannot be read or dereferenced', async () => {
     await expect(loadModel('/nowhere/openapi.json')).rejects.toThrow(
-      /cannot read the bundled spec .*pnpm --filter @hosting-api\/openapi bundle/,
+      'cannot read the spec /nowhere/openapi.json (ENOENT): give a bundled OpenAPI document, JSON or YAML',
+    );
+    // A user's file that does not parse is named as theirs, with no advice to bundle this package.
+    const bad = join(mkdtempSync(join(tmpdir(), 'model-')), 'bad.json');
+    writeFileSync(bad, '{bad');
+    await expect(loadModel(bad)).rejects.toThrow(
+      /^cannot read the spec .*bad\.json \(Expected property name.*: give a bundled OpenAPI document, JSON or YAML$/,
     );
     const broken = fixture();
     broken.paths['/token'].post.responses['200'] = { $ref: '#/components/responses/Missing' } as never;
