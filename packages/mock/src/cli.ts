@@ -2,7 +2,7 @@
 // hosting-api-mock: serve the API description with Prism at <url>/v1 and the auth root.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { startMock } from './index.js';
+import { type RunningMock, startMock } from './index.js';
 
 const HELP = `Usage: hosting-api-mock [--port 4010] [--host 127.0.0.1] [--dynamic] [--errors] [--spec FILE] [--quiet]
 
@@ -64,6 +64,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`--port must be an integer from 0 to 65535, got "${values.port}".`);
 
 try {
+  let running: RunningMock | undefined;
   const mock = await startMock({
     port,
     host: values.host,
@@ -71,7 +72,13 @@ try {
     errors: values.errors,
     spec: values.spec,
     onRequest: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
+    // A mock that can no longer answer stops, rather than answering 502 to everything.
+    onPrismExit: (message) => {
+      process.stderr.write(`hosting-api-mock: ${message}\n`);
+      (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+    },
   });
+  running = mock;
   process.stdout.write(
     `Hosting API mock listening on ${mock.url} (${values.dynamic ? 'dynamic data' : 'static examples'})\n` +
       `  base URL: ${mock.baseUrl}\n  auth URL: ${mock.authUrl}\n` +

@@ -27,6 +27,8 @@ export interface MockOptions {
   spec?: string;
   /** Called with one line per request (`GET /v1/sites → 200`). */
   onRequest?: (line: string) => void;
+  /** Called if Prism exits while the mock runs (not through stop()): from then on every request gets a 502 that says so. */
+  onPrismExit?: (message: string) => void;
 }
 
 export interface RunningMock {
@@ -86,7 +88,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const routes = routesOf(model);
   const prism = await startPrism(model.document, options);
   const prismPort = prism.port;
+  let stopped: Promise<void> | undefined;
+  let prismGone: string | undefined;
+  prism.child.once('exit', (code, signal) => {
+    if (stopped) return;
+    prismGone = `Prism, which answers for the mock, exited (${signal ?? `code ${code}`}): restart the mock`;
+    options.onPrismExit?.(prismGone);
+  });
   const front = http.createServer((req, res) => {
+    if (prismGone) return send(res, 502, envelope('Mock error', [prismGone]));
     handle(req, res, prismPort, routes, options.onRequest).catch((error: unknown) => {
       if (!res.headersSent) send(res, 502, envelope('Mock error', [String(error)]));
       else res.destroy();
@@ -111,7 +121,6 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const address = front.address() as net.AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  let stopped: Promise<void> | undefined;
   return {
     url,
     baseUrl: `${url}/v1`,

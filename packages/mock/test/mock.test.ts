@@ -1,6 +1,6 @@
 // The mock as a client sees it: /v1 and the auth root, the spec's envelopes, readable errors.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +210,50 @@ describe('hosting-api-mock CLI', () => {
     });
     expect(code).toBe(0);
     await expect(fetch(`${url}/v1/sites`)).rejects.toThrow();
+  });
+
+  it('stops with one line and exit 1 when Prism dies under it, instead of answering 502 to everything', async () => {
+    // A one-operation spec: Prism starts in a fraction of the bundle's time.
+    const spec = join(mkdtempSync(join(tmpdir(), 'mock-tiny-')), 'openapi.json');
+    const ok = {
+      description: 'ok',
+      content: { 'application/json': { example: { message: 'Success', data: 1, errors: null } } },
+    };
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        paths: { '/ping': { get: { responses: { 200: ok } } } },
+      }),
+    );
+    const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--spec', spec]);
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}${err}`)));
+    });
+    expect((await fetch(`${url}/v1/ping`)).status).toBe(200);
+    const prism = readdirSync('/proc').find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(child.pid);
+      } catch {
+        return false;
+      }
+    });
+    expect(prism, 'Prism runs as a child of the mock').toBeDefined();
+    const code = await new Promise<number | null>((resolve) => {
+      child.on('exit', resolve);
+      process.kill(Number(prism), 'SIGKILL');
+    });
+    expect(code).toBe(1);
+    expect(err).toBe('hosting-api-mock: Prism, which answers for the mock, exited (SIGKILL): restart the mock\n');
   });
 
   it('rejects a bad option with a message and a non-zero exit', async () => {
