@@ -324,8 +324,10 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
     oneLine(refused.stderr);
   });
 
-  it('fails, in every phase, what a target leaves unanswered past --request-timeout, instead of hanging', async () => {
-    // Tokens and the account (the gate's reachability probe) from the sandbox; nothing else is ever answered.
+  it('fails, in every phase, what a target leaves unanswered past --request-timeout, instead of hanging, and prints no secret', async () => {
+    // Tokens and the account (the gate's reachability probe) from the sandbox; nothing else is ever
+    // answered. Dredd's own token request (its User-Agent) gets one field too many in the envelope,
+    // so that transaction fails: its request holds the client secret, its answer a token.
     const tokens: string[] = [];
     const silent = http.createServer(async (req, res) => {
       if (!(req.url?.startsWith('/auth/') || req.url === '/v1/account')) return;
@@ -337,17 +339,19 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
         headers: req.headers as Record<string, string>,
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       });
-      const body = Buffer.from(await answer.arrayBuffer());
+      let body = Buffer.from(await answer.arrayBuffer());
       const token = /"access_token":"([^"]+)"/.exec(body.toString())?.[1];
       if (token) tokens.push(token);
+      if (token && req.headers['user-agent']?.startsWith('Dredd/'))
+        body = Buffer.from(JSON.stringify({ ...JSON.parse(body.toString()), extra: 1 }));
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' });
       res.end(body);
     });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     try {
-      const args = ['check', '--only', 'getSite', '--workflow', 'alerts-paging', '--max-examples', '1'];
-      const r = await gate([...args, '--request-timeout', '300'], {
+      const only = ['--only', 'getSite,createAccessToken', '--workflow', 'alerts-paging'];
+      const r = await gate(['check', ...only, '--max-examples', '1', '--request-timeout', '300'], {
         ...live(),
         CONTRACT_BASE_URL: `${url}/v1`,
         CONTRACT_AUTH_URL: url,
@@ -357,13 +361,16 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
       expect(r.output).toContain('SCHEMA GET /alerts: no answer from the target'); // workflows
       expect(r.output).toContain('no answer from the target: none within 300 ms (--request-timeout)'); // fuzz
       expect(r.output).toMatch(
-        /examples 0 passed, [1-9]\d* failed.*workflows 0 passed, [1-9]\d* failed.*fuzz 0 passed, [1-9]\d* failed/,
+        /examples \d+ passed, [1-9]\d* failed.*workflows 0 passed, [1-9]\d* failed.*fuzz 0 passed, [1-9]\d* failed/,
       );
       expect(r.output + r.stderr).not.toMatch(/\n\s+at /); // no stack trace
-      // Dredd lists the failed requests with their headers: never with the access token.
+      // Dredd lists the failed requests and answers: with their secrets masked.
       expect(r.output).toContain('Authorization: Bearer ***');
+      expect(r.output).toContain('client_secret=***');
+      expect(r.output).toContain('"access_token": "***"');
       expect(tokens.length).toBeGreaterThan(0);
-      for (const token of tokens) expect(r.output + r.stderr).not.toContain(token);
+      for (const secret of [live().CONTRACT_CLIENT_SECRET, ...tokens])
+        expect(r.output + r.stderr).not.toContain(secret);
     } finally {
       silent.closeAllConnections();
       silent.close();

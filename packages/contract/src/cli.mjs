@@ -7,8 +7,10 @@ import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 
-/** How long a phase waits for an answer before it gives up on the request (--request-timeout). */
+/** How long a phase waits for the answer to a request under test before it gives up (--request-timeout). */
 export const REQUEST_TIMEOUT_MS = Number(process.env.CONTRACT_REQUEST_TIMEOUT) || 30_000;
+/** How long the gate waits for its own setup requests (the token, the reachability probe): a short --request-timeout is for the checks, not for them. */
+export const SETUP_TIMEOUT_MS = 15_000;
 
 const LIVE_VARS = {
   CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
@@ -105,7 +107,7 @@ export async function obtainToken(authUrl, op, { checker, client } = {}) {
       method: op.method.toUpperCase(),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
     });
   } catch (error) {
     throw fail(error.cause?.message ?? error.message);

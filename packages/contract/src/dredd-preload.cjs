@@ -5,8 +5,9 @@
 //   descriptions are shared (hooks.cjs only reads them) and the rest is cloned as before.
 // - Dredd's CLI spawns `npm --version` at every start for a debug line (0.3 s of CPU); the line,
 //   and so the spawn, is left out unless Dredd logs at debug level.
-// - Dredd's dot reporter lists failed tests with their request headers: the Authorization header
-//   is masked there, so the access token never reaches the output (or a CI log).
+// - Dredd's dot reporter lists failed tests with their requests and answers: the Authorization
+//   header, a client secret or token in a body, and an access token in an answer are masked
+//   there, so no secret reaches the output (or a CI log).
 // - Dredd waits for an answer for ever: a target that stops answering hung the gate. Each request
 //   gets CONTRACT_REQUEST_TIMEOUT ms (the `request` library's timeout option), as the other phases
 //   do, and a request that fails is reported in one line, without a stack trace.
@@ -44,8 +45,8 @@ Module._load = function loadDreddLighter(request, parent, ...rest) {
     const configureEmitter = loaded.default.prototype.configureEmitter;
     loaded.default.prototype.configureEmitter = function configureEmitterWithoutSecrets(emitter) {
       configureEmitter.call(this, emitter);
-      // The failed tests it lists at the end show each request's headers: not the access token.
-      this.errors.push = (...tests) => Array.prototype.push.apply(this.errors, tests.map(withoutToken));
+      // The failed tests it lists at the end show each request and answer: not their secrets.
+      this.errors.push = (...tests) => Array.prototype.push.apply(this.errors, tests.map(withoutSecrets));
     };
     return loaded;
   }
@@ -58,13 +59,25 @@ Module._load = function loadDreddLighter(request, parent, ...rest) {
   return Object.assign(clone, loaded);
 };
 
-function withoutToken(test) {
-  const headers = test?.request?.headers;
-  if (!headers) return test;
-  const masked = Object.fromEntries(
-    Object.entries(headers).map(([name, value]) =>
+/** A body with its secrets as `***`: form fields and JSON properties named like credentials. */
+const maskBody = (body) =>
+  typeof body !== 'string'
+    ? body
+    : body
+        .replace(/\b((?:client_secret|access_token|refresh_token|token)=)[^&\s]*/g, '$1***')
+        .replace(/("(?:client_secret|access_token|refresh_token|token)"\s*:\s*)"[^"]*"/g, '$1"***"');
+
+function withoutSecrets(test) {
+  const request = test?.request;
+  const actual = test?.actual;
+  const headers = Object.fromEntries(
+    Object.entries(request?.headers ?? {}).map(([name, value]) =>
       name.toLowerCase() === 'authorization' ? [name, String(value).replace(/^(\S+\s+).+$/, '$1***')] : [name, value],
     ),
   );
-  return { ...test, request: { ...test.request, headers: masked } };
+  return {
+    ...test,
+    ...(request && { request: { ...request, headers, body: maskBody(request.body) } }),
+    ...(actual && { actual: { ...actual, body: maskBody(actual.body) } }),
+  };
 }

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { specFile } from './cli.mjs';
+import { SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
 const require = createRequire(import.meta.url);
@@ -234,7 +234,7 @@ async function preflight(env) {
         client_id: env.CONTRACT_CLIENT_ID,
         client_secret: env.CONTRACT_CLIENT_SECRET,
       }),
-      signal: AbortSignal.timeout(Number(env.CONTRACT_REQUEST_TIMEOUT)),
+      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
     });
   } catch (error) {
     die(
@@ -257,7 +257,7 @@ async function preflight(env) {
   try {
     const probe = await fetch(account, {
       headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(Number(env.CONTRACT_REQUEST_TIMEOUT)),
+      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
     });
     const probeType = probe.headers.get('content-type') ?? '';
     if (!/json/i.test(probeType))
