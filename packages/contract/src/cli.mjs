@@ -7,8 +7,10 @@ import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 
+/** --request-timeout's default. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** How long a phase waits for the answer to a request under test before it gives up (--request-timeout). */
-export const REQUEST_TIMEOUT_MS = Number(process.env.CONTRACT_REQUEST_TIMEOUT) || 30_000;
+export const REQUEST_TIMEOUT_MS = Number(process.env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
 /** How long the gate waits for its own setup requests (the token, the reachability probe): a short --request-timeout is for the checks, not for them. */
 export const SETUP_TIMEOUT_MS = 15_000;
 

@@ -26,8 +26,8 @@ const ONLY = (env.CONTRACT_ONLY ?? '')
 // The checks that run (--checks / --exclude-checks); problems of the others are not reported.
 const CHECKS = checksFromEnv();
 const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
-// Every request of the hooks' own gives up as Dredd's do (run.mjs sets it from --request-timeout).
-const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT) || 30_000;
+// Every request of the hooks' own gives up as Dredd's do (run.mjs always sets it: --request-timeout or its default).
+const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT);
 const timeout = () => AbortSignal.timeout(REQUEST_TIMEOUT);
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
+import { DEFAULT_REQUEST_TIMEOUT_MS, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
 const require = createRequire(import.meta.url);
@@ -98,9 +98,12 @@ function targetOptions(command, phases) {
       whole('--max-response-time', 1),
     )
     .addOption(
-      new Option('--request-timeout <ms>', 'give up on a request the target has not answered after this long')
+      new Option(
+        '--request-timeout <ms>',
+        'give up on a request under test the target has not answered after this long',
+      )
         .env('CONTRACT_REQUEST_TIMEOUT')
-        .default(30_000)
+        .default(DEFAULT_REQUEST_TIMEOUT_MS)
         .argParser(whole('--request-timeout', 1)),
     )
     .option('--junit <file>', 'write a JUnit XML report (one testsuite per phase)')

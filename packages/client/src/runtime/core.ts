@@ -9,7 +9,14 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from './errors';
-import type { CallOptions, CallResult, ClientContext, OperationMeta, OperationRequest } from './operation';
+import {
+  type CallOptions,
+  type CallResult,
+  type ClientContext,
+  isEnvelope,
+  type OperationMeta,
+  type OperationRequest,
+} from './operation';
 import { isRetryableStatus, type RetryOptions, retryDelay, sleep } from './retry';
 import { describeTransportError, type FetchLike, failedBeforeSending, send } from './transport';
 import { loadDefaultSchemas, type OperationSchemas, type SchemaSource, validateResponse } from './validate';
@@ -81,11 +88,11 @@ export class Core implements ClientContext {
       idempotent: meta.idempotent,
       operationId: meta.id,
     };
-    // Every operation but the downloads and the revocation answers the JSON envelope: anything else (an HTML page
-    // behind a wrong baseUrl, a proxy's error page, broken JSON) is an error, not the result.
+    // Every operation but the downloads and the revocation answers the JSON envelope: anything else
+    // (an HTML page behind a wrong baseUrl, a proxy's error page, broken JSON) is an error, not the result.
     const sent = this.send(req, options).then((result) => {
       const { body, response } = result;
-      if (meta.noEnvelope || (body !== null && typeof body === 'object' && 'data' in body)) return result;
+      if (meta.noEnvelope || isEnvelope(body)) return result;
       const type = response.headers.get('content-type') || 'no Content-Type';
       throw new ResponseValidationError(
         `${meta.id}: ${meta.method} ${url} answered ${response.status} with ${type}, not the API's JSON envelope (check baseUrl and authUrl)`,

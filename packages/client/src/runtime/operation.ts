@@ -103,7 +103,7 @@ export interface ClientContext {
   call(meta: OperationMeta, request: OperationRequest, options: CallOptions): Promise<CallResult>;
 }
 
-const isEnvelope = (body: unknown): body is { data: unknown; page?: unknown } =>
+export const isEnvelope = (body: unknown): body is { data: unknown; page?: unknown } =>
   !!body && typeof body === 'object' && 'data' in body;
 
 function encode(params: Record<string, unknown>): string {
