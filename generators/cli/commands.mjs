@@ -3,75 +3,15 @@
 // path arguments, its query and body fields as typed flags, its help and how `--wait` follows it. Names no operation.
 import { loadModel } from '@hosting-api/openapi/model';
 import { failOn, firstSentence, unwrap, writeGenerated } from '../shared/spec-text.mjs';
+import { dataSchema, fieldType, previewRead, waitRule } from './rules.mjs';
 
 /** Options the CLI itself defines on every command; a spec field with one of these names would be ambiguous. */
-const RESERVED = new Set(['help', 'json', 'data', 'wait', 'timeout', 'paginate', 'base-url', 'auth-url', 'columns']);
-const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+const RESERVED = new Set([
+  ...['help', 'json', 'data', 'wait', 'wait-timeout', 'timeout', 'max-size', 'paginate', 'base-url', 'auth-url'],
+  ...['columns', 'yes', 'dry-run', 'profile'],
+]);
 
 const [model, problems] = [await loadModel(), []];
-
-/** How a value of this schema is read from the command line. */
-function fieldType(schema = {}) {
-  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
-    const alternatives = (schema.anyOf ?? schema.oneOf).map((s) => fieldType(s));
-    if (alternatives.every((a) => a.kind === 'scalar'))
-      return { kind: 'union', types: alternatives.map((a) => a.type), nullable: alternatives.some((a) => a.nullable) };
-    return { kind: 'json' };
-  }
-  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
-  const nullable = types.includes('null') || (Array.isArray(schema.enum) && schema.enum.includes(null));
-  const base = types.filter((t) => t !== 'null');
-  if (base.length === 1 && SCALARS.has(base[0])) {
-    const out = { kind: 'scalar', type: base[0] };
-    if (nullable) out.nullable = true;
-    if (Array.isArray(schema.enum)) out.enum = schema.enum.filter((v) => v !== null);
-    if (typeof schema.minimum === 'number') out.minimum = schema.minimum;
-    if (typeof schema.maximum === 'number') out.maximum = schema.maximum;
-    return out;
-  }
-  if (base.length === 1 && base[0] === 'array') {
-    const items = fieldType(schema.items);
-    return items.kind === 'scalar' ? { kind: 'array', items } : { kind: 'json' };
-  }
-  return { kind: 'json' };
-}
-
-const dataSchema = (o) => o.responses[String(o.successStatus)]?.content?.['application/json']?.schema?.properties?.data;
-const stateField = (schema) =>
-  ['state', 'status'].find((f) => schema?.properties?.[f] && fieldType(schema.properties[f]).type === 'string');
-const pathParams = (path) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-
-/**
- * How `--wait` follows a write that answers a resource with a `state` or `status` the spec can read back:
- * a POST answering a new resource with a non-null `id`, through the GET at a prefix of its path plus one
- * parameter (`POST /sites` → `GET /sites/{site_id}`); a DELETE, through the GET at its path. It is followed
- * until the field leaves the value the write answered (or the read answers 404 after a DELETE). PUTs answer
- * the state they set.
- */
-function waitRule(o, gets) {
-  const data = dataSchema(o);
-  const field = stateField(data);
-  if (!field) return undefined;
-  const sameField = (g) => stateField(dataSchema(g)) === field;
-  if (o.method === 'delete') {
-    const read = gets.find((g) => g.path === o.path && sameField(g));
-    return read && { read: read.operationId, field, idParam: undefined, gone: true };
-  }
-  if (o.method !== 'post') return undefined;
-  const id = fieldType(data.properties.id);
-  if (id.kind !== 'scalar' || id.nullable) return undefined;
-  const segments = o.path.split('/');
-  for (let n = segments.length; n > 1; n--) {
-    const prefix = segments.slice(0, n).join('/');
-    const read = gets.find(
-      (g) => g.path.startsWith(`${prefix}/{`) && /^\{[^}/]+\}$/.test(g.path.slice(prefix.length + 1)) && sameField(g),
-    );
-    const params = read ? pathParams(read.path) : [];
-    if (read && params.slice(0, -1).every((p) => prefix.includes(`{${p}}`)))
-      return { read: read.operationId, field, idParam: params.at(-1), gone: false };
-  }
-  return undefined;
-}
 
 /** A query or body field as a flag. */
 const flag = (name, where, required, schema = {}, text = schema.description) => ({
@@ -111,6 +51,7 @@ for (const o of model.operations.filter((o) => o.clientMethod)) {
   seen.set(key, o.operationId);
   const item = dataSchema(o)?.type === 'array' ? dataSchema(o).items : undefined;
   const wait = waitRule(o, gets);
+  const preview = o.destructive ? previewRead(o, gets) : undefined;
   operations.push({
     id: o.operationId,
     words,
@@ -124,6 +65,8 @@ for (const o of model.operations.filter((o) => o.clientMethod)) {
     ...(body ? { body } : {}),
     ...(item?.properties ? { columns: Object.keys(item.properties) } : {}),
     ...(wait ? { wait } : {}),
+    ...(o.destructive ? { destructive: true } : {}),
+    ...(preview ? { preview } : {}),
   });
 }
 // A word that is both a command and a group of commands cannot be parsed.
@@ -147,4 +90,5 @@ export const operations: readonly CommandSpec[] = ${JSON.stringify(operations, n
 `,
 );
 const waits = operations.filter((o) => o.wait).map((o) => o.id);
-console.log(`generate: ${operations.length} commands (${waits.length} with --wait: ${waits.join(', ')})`);
+const destructive = operations.filter((o) => o.destructive).map((o) => o.id);
+console.log(`generate: ${operations.length} commands (${waits.length} with --wait: ${waits.join(', ')}; ${destructive.length} destructive)`);

@@ -14,13 +14,8 @@ import { failOn, unwrap, writeGenerated } from '../shared/spec-text.mjs';
 const model = await loadModel();
 const problems = [];
 
-// Destructive: the operation deletes something, or the spec calls it irreversible. Deletion is read
-// from the method (DELETE) and from the operationId's verb (the spec's convention: camelCase, the
-// verb first, e.g. `revokeAccessToken`, `batchDestroyCollaborators`); irreversibility from the
-// description's own word (`Irreversible.`, as on restores and on-demand backup deletion).
-const REMOVAL_VERBS = /^(?:batch)?(?:[Dd]elete|[Dd]estroy|[Rr]emove|[Rr]evoke)[A-Z]/;
-const isDestructive = (o) =>
-  o.method === 'delete' || REMOVAL_VERBS.test(o.operationId) || /\birreversible\b/i.test(o.operation.description ?? '');
+// Destructive: the model's one list (every DELETE, and what the spec marks `x-destructive: true`).
+const isDestructive = (o) => o.destructive;
 
 const withDescription = (schema, description) =>
   description && !schema.description ? { ...schema, description } : schema;

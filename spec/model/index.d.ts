@@ -3,6 +3,10 @@
 export type Json = any;
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 
+export { resolveTarget, TargetError, VERSION_PATH } from './target.js';
+/** Every DELETE, and any operation marked `x-destructive: true`; `x-destructive: false` wins over the method. */
+export declare function isDestructive(operation: Json, method: string): boolean;
+
 export declare const METHODS: readonly Method[];
 
 export interface Operation {
@@ -13,6 +17,8 @@ export interface Operation {
   path: string;
   tags: string[];
   summary: string;
+  /** Loses data or cannot be undone: a DELETE, or `x-destructive: true` (see isDestructive). */
+  destructive: boolean;
   /** `x-client-method`, e.g. `sites.notes.list`. */
   clientMethod: string | undefined;
   /** The effective security requirements (the operation's, else the document's). */
@@ -66,6 +72,8 @@ export interface SpecModel {
   authUrl: string | undefined;
   /** Operations served outside `/v1` (`createAccessToken`, `revokeAccessToken`). */
   tokenOperations: Operation[];
+  /** The destructive operations (`destructive`): what the CLI confirms and the MCP server hides by default. */
+  destructiveOperations: Operation[];
   /**
    * The token operation that issues tokens (`createAccessToken`): its form body requires
    * `grant_type` and allows `client_credentials` (the OAuth 2 client-credentials grant).

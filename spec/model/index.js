@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundle, createConfig, parseYaml, Source } from '@redocly/openapi-core';
 
+export { resolveTarget, TargetError, VERSION_PATH } from './target.js';
+
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Path of the bundled spec of this package (made by its `bundle` script). */
@@ -18,6 +20,16 @@ export function serverUrl(server) {
   let url = server?.url ?? '';
   for (const [name, v] of Object.entries(server?.variables ?? {})) url = url.replaceAll(`{${name}}`, v.default);
   return url.replace(/\/$/, '');
+}
+
+/**
+ * Destructive: loses data or cannot be undone. Every DELETE, and whatever the spec marks
+ * `x-destructive: true` (a restore, a batch removal, a revocation, a password reset); an explicit
+ * `x-destructive: false` wins over the method. The one rule the CLI's guard and the MCP server read.
+ */
+export function isDestructive(operation, method) {
+  const marked = operation?.['x-destructive'];
+  return typeof marked === 'boolean' ? marked : String(method).toLowerCase() === 'delete';
 }
 
 /** Reads a bundled spec (a JSON or YAML file, default `specPath()`, or a document) into the model. */
@@ -71,6 +83,7 @@ export function buildModel(document, dereferenced) {
         path,
         tags: op.tags ?? [],
         summary: op.summary ?? '',
+        destructive: isDestructive(op, method),
         clientMethod: op['x-client-method'],
         security,
         requiresToken: security.length > 0,
@@ -138,6 +151,7 @@ export function buildModel(document, dereferenced) {
     apiUrl: serverUrl(rootServers[0]),
     authUrl: tokenOperations.length ? tokenOperations[0].baseUrl : undefined,
     tokenOperations,
+    destructiveOperations: operations.filter((o) => o.destructive),
     issueTokenOperation,
     revokeTokenOperation,
     authPaths: [...new Set(tokenOperations.map((o) => o.path))],

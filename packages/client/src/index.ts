@@ -6,6 +6,7 @@ import { Core, type Logger, lowerCaseKeys } from './runtime/core';
 import { createOperations, expandTable } from './runtime/operation';
 import { type PaginatedOperation, type PaginateOptions, paginate } from './runtime/pagination';
 import { DEFAULT_RETRY, type RetryOptions } from './runtime/retry';
+import { resolveTarget, TargetError } from './runtime/target';
 import type { FetchLike } from './runtime/transport';
 import type { SchemaSource } from './runtime/validate';
 
@@ -60,7 +61,15 @@ export function createClient(options: ClientOptions = {}): HostingApiClient {
     throw new Error(
       'createClient: baseUrl is required (the versioned API base ending in /v1), or set HOSTING_API_BASE_URL',
     );
-  const authUrl = (options.authUrl ?? env('HOSTING_API_AUTH_URL') ?? baseUrl.replace(/\/v1$/, '')).replace(/\/+$/, '');
+  let authUrl: string;
+  try {
+    ({ authUrl } = resolveTarget(
+      { baseUrl, authUrl: options.authUrl ?? env('HOSTING_API_AUTH_URL') },
+      { baseUrl: 'baseUrl', authUrl: 'authUrl' },
+    ));
+  } catch (error) {
+    throw new TargetError(`createClient: ${(error as Error).message}`);
+  }
   // The global fetch (also when passed explicitly) cannot send a GET with a body; the client sends those itself.
   const customFetch = options.fetch !== undefined && options.fetch !== globalThis.fetch;
   const fetchImpl = customFetch
@@ -134,3 +143,4 @@ export type { CallOptions, Operation, OperationMeta, Paged, WithResponse } from 
 export type { OperationSchemas, SchemaLike } from './runtime/validate';
 export type { FetchLike, Logger, PaginatedOperation, PaginateOptions, RetryOptions, SchemaSource, TokenProvider };
 export { paginate };
+export { resolveTarget, type Target, TargetError } from './runtime/target';

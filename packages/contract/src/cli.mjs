@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { resolveTarget } from '@hosting-api/openapi/target';
 
 const require = createRequire(import.meta.url);
 
@@ -16,7 +17,7 @@ export const SETUP_TIMEOUT_MS = 15_000;
 
 const LIVE_VARS = {
   CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
-  CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (e.g. https://auth.example.com)',
+  CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (default: CONTRACT_BASE_URL without /v1)',
   CONTRACT_CLIENT_ID: "the API application's client id",
   CONTRACT_CLIENT_SECRET: "the API application's client secret",
 };
@@ -60,6 +61,17 @@ export function specFile(usage, ext = 'json') {
 
 /** Exits 2 naming each live-target variable that is not set (`command` and `writes` say who and what). */
 export function requireLiveVars(command, writes) {
+  // CONTRACT_AUTH_URL defaults to the base URL without /v1 (@hosting-api/openapi/target).
+  if (process.env.CONTRACT_BASE_URL && !process.env.CONTRACT_AUTH_URL)
+    try {
+      process.env.CONTRACT_AUTH_URL = resolveTarget(
+        { baseUrl: process.env.CONTRACT_BASE_URL },
+        { baseUrl: 'CONTRACT_BASE_URL' },
+      ).authUrl;
+    } catch (error) {
+      process.stderr.write(`${command}: ${error.message}\n`);
+      process.exit(2);
+    }
   const missing = Object.keys(LIVE_VARS).filter((name) => !process.env[name]);
   if (missing.length === 0) return;
   const lines = missing.map((name) => `  ${name}  ${LIVE_VARS[name]}\n`).join('');

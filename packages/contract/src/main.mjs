@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { resolveTarget } from '@hosting-api/openapi/target';
 import { DEFAULT_REQUEST_TIMEOUT_MS, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
@@ -81,7 +82,7 @@ const PHASES = {
 function targetOptions(command, phases) {
   command
     .addOption(new Option('--base-url <url>', 'the API base URL, ending in /v1').env('CONTRACT_BASE_URL'))
-    .addOption(new Option('--auth-url <url>', 'the root URL that serves POST /auth/token').env('CONTRACT_AUTH_URL'))
+    .addOption(new Option('--auth-url <url>', 'the root URL that serves POST /auth/token (default: the base URL without /v1)').env('CONTRACT_AUTH_URL'))
     .addOption(
       new Option(
         '--client-id <id>',
@@ -195,29 +196,21 @@ function configure(o) {
   if (target === 'live') {
     const missing = [
       ['--base-url or CONTRACT_BASE_URL', o.baseUrl],
-      ['--auth-url or CONTRACT_AUTH_URL', o.authUrl],
       ['--client-id or CONTRACT_CLIENT_ID', o.clientId],
       ['CONTRACT_CLIENT_SECRET', process.env.CONTRACT_CLIENT_SECRET],
     ].filter(([, v]) => !v);
     if (missing.length)
       die(2, `give ${missing.map(([n]) => n).join(', ')} (or --sandbox to check the bundled sandbox).`);
-    for (const [name, value] of [
-      ['--base-url', o.baseUrl],
-      ['--auth-url', o.authUrl],
-    ]) {
-      let url;
-      try {
-        url = new URL(value);
-      } catch {}
-      if (!url || !/^https?:$/.test(url.protocol)) die(2, `${name} is not an http(s) URL: "${value}".`);
+    // The one reading of a target's address (@hosting-api/openapi/target), as the client, the CLI
+    // and the MCP server read it: --auth-url defaults to the base URL without /v1.
+    let addresses;
+    try {
+      addresses = resolveTarget({ baseUrl: o.baseUrl, authUrl: o.authUrl });
+    } catch (error) {
+      die(2, error.message);
     }
-    if (!/\/v1\/?$/.test(new URL(o.baseUrl).pathname))
-      die(
-        2,
-        `--base-url must end in /v1, the API's version path (got ${o.baseUrl}); for example ${new URL('/v1', o.baseUrl).href}.`,
-      );
-    set('CONTRACT_BASE_URL', o.baseUrl.replace(/\/$/, ''));
-    set('CONTRACT_AUTH_URL', o.authUrl.replace(/\/$/, ''));
+    set('CONTRACT_BASE_URL', addresses.baseUrl);
+    set('CONTRACT_AUTH_URL', addresses.authUrl);
     set('CONTRACT_CLIENT_ID', o.clientId);
     env.CONTRACT_ALLOW_WRITES = o.allowWrites || process.env.CONTRACT_ALLOW_WRITES === '1' ? '1' : '0';
   }
