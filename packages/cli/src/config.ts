@@ -3,7 +3,8 @@
 // ($XDG_CONFIG_HOME/hosting-api, else ~/.config/hosting-api; %APPDATA%\hosting-api on Windows).
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { UsageError } from './values';
 
 export type Env = Record<string, string | undefined>;
 
@@ -30,8 +31,24 @@ export function configDir(env: Env): string {
   return join(base, 'hosting-api');
 }
 
-export const credentialsPath = (env: Env) => join(configDir(env), 'credentials.json');
-export const tokenPath = (env: Env) => join(configDir(env), 'token.json');
+/** A profile's name: HOSTING_API_PROFILE (`--profile` sets it for the run), else `default`. */
+export function profileName(env: Env): string {
+  const name = env.HOSTING_API_PROFILE || 'default';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name))
+    throw new UsageError(
+      `--profile (or HOSTING_API_PROFILE) must be letters, digits, - and _ (got ${JSON.stringify(name)})`,
+    );
+  return name;
+}
+
+/** Where a profile's files are: the config directory for `default`, `profiles/<name>/` in it for the others. */
+export function profileDir(env: Env): string {
+  const name = profileName(env);
+  return name === 'default' ? configDir(env) : join(configDir(env), 'profiles', name);
+}
+
+export const credentialsPath = (env: Env) => join(profileDir(env), 'credentials.json');
+export const tokenPath = (env: Env) => join(profileDir(env), 'token.json');
 
 function readJson<T>(path: string): T | undefined {
   let text: string;
@@ -49,8 +66,15 @@ function readJson<T>(path: string): T | undefined {
 
 /** Writes a file only its owner can read (0600), in a directory only its owner can enter (0700). */
 function writePrivate(path: string, value: unknown, env: Env): void {
-  const dir = configDir(env);
+  // Every directory from the config directory down is the owner's alone, also one that existed
+  // before with a looser mode (mkdir's mode applies only to the directories it creates).
+  const root = configDir(env);
+  const dir = profileDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (let d = dir; d.startsWith(root); d = dirname(d)) {
+    chmodSync(d, 0o700);
+    if (d === root) break;
+  }
   // Written aside and renamed over: a command running at the same time reads the old file or the
   // new one, never half of one.
   const temporary = `${path}.${process.pid}.tmp`;

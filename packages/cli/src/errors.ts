@@ -1,5 +1,5 @@
 // Exit statuses, one per class of failure, and the one-line (plus the API's `errors`) report.
-import { ConnectionError, HostingApiError, operationMeta } from '@hosting-api/client';
+import { ConnectionError, HostingApiError, operationMeta, TargetError } from '@hosting-api/client';
 import { CredentialsError } from './session';
 import { UsageError } from './values';
 
@@ -28,7 +28,7 @@ export class WaitTimeoutError extends Error {
 }
 
 export function exitCode(error: unknown): number {
-  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof UsageError || error instanceof TargetError) return EXIT.usage;
   if (error instanceof CredentialsError) return EXIT.auth;
   if (error instanceof WaitTimeoutError) return EXIT.waitTimeout;
   if (error instanceof ConnectionError) return EXIT.network;

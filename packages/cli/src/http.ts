@@ -22,36 +22,85 @@ class ResponseHeaders {
   }
 }
 
-export function nodeFetch(url: string, init: RequestInit = {}): Promise<Response> {
+/** The answer outgrew the size cap (`--max-size`, HOSTING_API_MAX_SIZE). */
+export class ResponseTooLargeError extends Error {
+  override name = 'ResponseTooLargeError';
+  readonly code = 'ERESPONSETOOLARGE';
+}
+
+/** Default cap on one answer's body: 32 MiB (the largest page of the API is a small fraction of it). */
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+
+export interface FetchLimits {
+  /** Largest body read, in bytes; a bigger answer fails as soon as it passes the cap. */
+  maxBytes?: number;
+}
+
+/** A fetch with a cap on the body's size; the client's per-attempt signal ends it at any point, headers or body. */
+export function limitedFetch(limits: FetchLimits = {}) {
+  const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
+  return (url: string, init: RequestInit = {}) => nodeFetch(url, init, maxBytes);
+}
+
+export function nodeFetch(url: string, init: RequestInit = {}, maxBytes = DEFAULT_MAX_BYTES): Promise<Response> {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
   const body = init.body === undefined || init.body === null ? undefined : Buffer.from(String(init.body));
   const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
   if (body) headers['content-length'] = String(body.length);
+  const signal = init.signal ?? undefined;
   return new Promise((resolve, reject) => {
-    const request = transport.request(
-      target,
-      { method: init.method ?? 'GET', headers, signal: init.signal ?? undefined },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            ok: status >= 200 && status < 300,
-            status,
-            statusText: res.statusMessage ?? '',
-            url,
-            headers: new ResponseHeaders(res.headers),
-            text: async () => text,
-            json: async () => JSON.parse(text),
-          } as unknown as Response);
-        });
-      },
-    );
-    request.on('error', reject);
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      request.destroy();
+      reject(error);
+    };
+    // The signal ends the request whether it is waiting for headers or reading the body.
+    const onAbort = () => fail(signal?.reason ?? new Error('aborted'));
+    const request = transport.request(target, { method: init.method ?? 'GET', headers }, (res) => {
+      const declared = Number(res.headers['content-length']);
+      const tooLarge = () =>
+        new ResponseTooLargeError(
+          `the answer is larger than ${maxBytes} bytes (raise --max-size or HOSTING_API_MAX_SIZE)`,
+        );
+      if (declared > maxBytes) return fail(tooLarge());
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          chunks.length = 0;
+          return fail(tooLarge());
+        }
+        chunks.push(chunk);
+      });
+      res.on('error', fail);
+      res.on('close', () => {
+        if (!res.complete) fail(new Error('the connection closed before the answer was complete'));
+      });
+      res.on('end', () => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        const status = res.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          ok: status >= 200 && status < 300,
+          status,
+          statusText: res.statusMessage ?? '',
+          url,
+          headers: new ResponseHeaders(res.headers),
+          text: async () => text,
+          json: async () => JSON.parse(text),
+        } as unknown as Response);
+      });
+    });
+    if (signal?.aborted) return fail(signal.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    request.on('error', fail);
     request.end(body);
   });
 }

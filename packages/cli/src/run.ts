@@ -8,14 +8,15 @@ import { createClient, type HostingApiClient, NotFoundError, operationMeta } fro
 import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import { complete, completionScript } from './completion';
-import { credentialsPath, forget, readCredentials, readToken, writeCredentials } from './config';
+import { credentialsPath, forget, profileName, readCredentials, readToken, writeCredentials } from './config';
 import { describe, EXIT, exitCode, WaitTimeoutError } from './errors';
 import { operations, tags, title } from './generated/operations';
-import { nodeFetch } from './http';
+import { confirm, printRequests, refuseWithoutTerminal } from './guard';
+import { DEFAULT_MAX_BYTES } from './http';
 import { type Io, processIo } from './io';
 import { render } from './output';
 import { LineReader, readHidden } from './prompt';
-import { addresses, type GlobalOptions, openSession, requestToken } from './session';
+import { addresses, type DryRun, fetchFor, type GlobalOptions, openSession, requestToken } from './session';
 import type { CommandSpec, FieldSpec } from './spec';
 import { parseValue, placeholder, UsageError } from './values';
 
@@ -30,10 +31,22 @@ interface Globals extends GlobalOptions {
   json?: boolean;
   columns?: string[];
   headers: boolean;
+  yes: boolean;
 }
 
-function globals(command: Command): Globals {
+/** `100`, `64KiB`, `10MiB`, `1GiB`, `10MB` → bytes. */
+export function parseSize(flag: string, raw: string): number {
+  const m = /^(\d+)\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?$/i.exec(raw.trim());
+  if (!m || Number(m[1]) < 1)
+    throw new UsageError(`${flag} must be a size such as 65536, 64KiB, 10MiB or 1GiB (got ${JSON.stringify(raw)})`);
+  const unit = (m[2] ?? 'b').toLowerCase()[0] as 'b' | 'k' | 'm' | 'g';
+  return Number(m[1]) * { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[unit];
+}
+
+function globals(command: Command, env: Io['env'] = {}): Globals {
   const o = command.optsWithGlobals() as Record<string, unknown>;
+  const timeout = (o.timeout as string | undefined) ?? env.HOSTING_API_TIMEOUT;
+  const maxSize = (o.maxSize as string | undefined) ?? env.HOSTING_API_MAX_SIZE;
   let retries: number | undefined;
   if (o.retries !== undefined)
     retries = parseValue('--retries', { kind: 'scalar', type: 'integer', minimum: 0 }, String(o.retries)) as number;
@@ -51,13 +64,19 @@ function globals(command: Command): Globals {
     columns,
     headers: o.headers !== false,
     retries,
+    yes: o.yes === true,
+    timeoutMs:
+      timeout === undefined ? undefined : parseDuration(o.timeout ? '--timeout' : 'HOSTING_API_TIMEOUT', timeout),
+    maxBytes: maxSize === undefined ? undefined : parseSize(o.maxSize ? '--max-size' : 'HOSTING_API_MAX_SIZE', maxSize),
+    dryRun: o.dryRun === true ? { requests: [] } : undefined,
   };
 }
 
 /** `90`, `90s`, `5m`, `1h`, `500ms` → milliseconds. */
 export function parseDuration(flag: string, raw: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
-  if (!m) throw new UsageError(`${flag} must be a duration such as 90, 90s, 5m or 1h (got ${JSON.stringify(raw)})`);
+  if (!m || Number(m[1]) <= 0)
+    throw new UsageError(`${flag} must be a duration such as 90, 90s, 5m or 1h (got ${JSON.stringify(raw)})`);
   return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
 }
 
@@ -163,7 +182,7 @@ async function follow(
     throw new Error(`--wait: the answer has no ${rule.idParam ?? 'identifier'} to follow`);
   const command = `hosting-api ${read.words.join(' ')} ${readArgs.join(' ')}`;
   io.stderr.write(
-    `waiting while ${rule.field} is ${JSON.stringify(start)} (${command}; --timeout ${timeoutMs / 1000}s)\n`,
+    `waiting while ${rule.field} is ${JSON.stringify(start)} (${command}; --wait-timeout ${timeoutMs / 1000}s)\n`,
   );
   const method = methodOf(client, read.words);
   const deadline = Date.now() + timeoutMs;
@@ -186,24 +205,72 @@ async function follow(
     const left = deadline - Date.now();
     if (left <= 0)
       throw new WaitTimeoutError(
-        `--wait: ${rule.field} is still ${JSON.stringify(start)} after ${timeoutMs / 1000}s; raise --timeout, or check later with \`${command}\``,
+        `--wait: ${rule.field} is still ${JSON.stringify(start)} after ${timeoutMs / 1000}s; raise --wait-timeout, or check later with \`${command}\``,
       );
     await sleep(Math.min(delay, left));
     delay = Math.min(delay * 2, 5000);
   }
 }
 
+/** `/sites/{site_id}` with the arguments in: `/sites/200002`. */
+const fillPath = (op: CommandSpec, args: unknown[]) =>
+  op.path.replace(/\{([^}]+)\}/g, (_, name) =>
+    encodeURIComponent(String(args[op.args.findIndex((a) => a.name === name)])),
+  );
+
+/** Runs `work`; under --dry-run prints the requests it tried instead (none was sent) and exits 0. */
+async function dryRunOr(dry: DryRun | undefined, io: Io, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!dry?.requests.length) throw error;
+    printRequests(dry.requests, io);
+    return EXIT.ok;
+  }
+}
+
 async function execute(op: CommandSpec, positional: string[], command: Command, io: Io): Promise<number> {
-  const g = globals(command);
+  const g = globals(command, io.env);
   const opts = command.opts() as Record<string, unknown>;
   const meta = operationMeta[op.id as keyof typeof operationMeta];
   const args = op.args.map((a, i) =>
     a.type === 'integer' ? parseValue(a.name, { kind: 'scalar', type: 'integer' }, positional[i]!) : positional[i],
   );
   const input = await buildInput(op, command, io, meta.paginateParam);
-  const timeoutMs = op.wait ? parseDuration('--timeout', String(opts.timeout ?? '10m')) : 0;
+  const timeoutMs = op.wait ? parseDuration('--wait-timeout', String(opts.waitTimeout ?? '10m')) : 0;
+  const what = `${op.method} ${fillPath(op, args)} (${op.id})`;
+  if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
   const session = openSession(g, io.env);
   const method = methodOf(session.client, op.words);
+  if (op.destructive && !g.dryRun) {
+    const read = op.preview ? byId.get(op.preview) : undefined;
+    const preview =
+      read &&
+      (() =>
+        methodOf(
+          session.client,
+          read.words,
+        )(...read.args.map((a) => args[op.args.findIndex((x) => x.name === a.name)])));
+    await confirm(
+      { what, yes: g.yes, preview, body: meta.body !== undefined && Object.keys(input).length ? input : undefined },
+      io,
+    );
+  }
+  return dryRunOr(g.dryRun, io, () => send(op, g, session, method, args, input, opts, timeoutMs, io));
+}
+
+async function send(
+  op: CommandSpec,
+  g: Globals,
+  session: ReturnType<typeof openSession>,
+  method: Method,
+  args: unknown[],
+  input: Record<string, unknown>,
+  opts: Record<string, unknown>,
+  timeoutMs: number,
+  io: Io,
+): Promise<number> {
+  const meta = operationMeta[op.id as keyof typeof operationMeta];
   const hasInput = meta.query !== undefined || meta.body !== undefined;
   const width = io.stdout.isTTY ? (io.stdout.columns ?? 120) : 160;
   const print = (data: unknown, message?: string) =>
@@ -241,7 +308,7 @@ async function execute(op: CommandSpec, positional: string[], command: Command, 
 }
 
 async function login(command: Command, io: Io): Promise<number> {
-  const g = globals(command);
+  const g = globals(command, io.env);
   const opts = command.opts() as { clientId?: string };
   const { baseUrl, authUrl } = addresses(g, io.env, readCredentials(io.env));
   const lines = io.stdin.isTTY ? undefined : new LineReader(io.stdin);
@@ -257,15 +324,18 @@ async function login(command: Command, io: Io): Promise<number> {
   const secret = lines ? await lines.line() : await readHidden(io.stdin, io.stderr);
   if (lines) io.stderr.write('\n');
   if (!secret) throw new UsageError('no client secret: type it at the prompt (it is not shown), or pipe it on stdin');
-  const client = createClient({ baseUrl, authUrl, maxRetries: g.retries, fetch: nodeFetch });
+  const client = createClient({ baseUrl, authUrl, maxRetries: g.retries, timeout: g.timeoutMs, fetch: fetchFor(g) });
   await requestToken(client, io.env, { clientId, clientSecret: secret, authUrl });
   writeCredentials(io.env, { clientId, clientSecret: secret, baseUrl, authUrl });
-  io.stdout.write(`Logged in as ${clientId} (${authUrl}); credentials stored in ${credentialsPath(io.env)}\n`);
+  const profile = profileName(io.env);
+  io.stdout.write(
+    `Logged in as ${clientId} (${authUrl})${profile === 'default' ? '' : ` in profile ${profile}`}; credentials stored in ${credentialsPath(io.env)}\n`,
+  );
   return EXIT.ok;
 }
 
 async function logout(command: Command, io: Io): Promise<number> {
-  const g = globals(command);
+  const g = globals(command, io.env);
   const stored = readCredentials(io.env);
   const token = readToken(io.env);
   const credentials =
@@ -280,7 +350,8 @@ async function logout(command: Command, io: Io): Promise<number> {
         baseUrl: `${token.authUrl}/v1`,
         authUrl: token.authUrl,
         maxRetries: g.retries,
-        fetch: nodeFetch,
+        timeout: g.timeoutMs,
+        fetch: fetchFor(g),
       });
       await client.auth.revokeToken({
         token: token.accessToken,
@@ -307,13 +378,14 @@ async function logout(command: Command, io: Io): Promise<number> {
 }
 
 function status(command: Command, io: Io): number {
-  const session = openSession(globals(command), io.env);
+  const session = openSession(globals(command, io.env), io.env);
   const token = readToken(io.env);
   const cached =
     token && token.clientId === session.clientId && token.authUrl === session.authUrl && Date.now() < token.expiresAt;
   io.stdout.write(
     `${render(
       {
+        profile: profileName(io.env),
         clientId: session.clientId,
         credentials:
           session.source === 'stored'
@@ -358,6 +430,17 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
     .option('--columns <list>', 'the columns of a table, comma-separated field names (default: those that fit)')
     .option('--no-headers', 'print table rows without the header line')
     .option('--retries <n>', 'retries after a connection error, 429 or 5xx (default 2)')
+    .option(
+      '--timeout <duration>',
+      'give up on an attempt after this long: 500ms, 10s, 1m (default HOSTING_API_TIMEOUT, else 60s)',
+    )
+    .option(
+      '--max-size <bytes>',
+      `largest answer read: 65536, 64KiB, 10MiB (default HOSTING_API_MAX_SIZE, else ${DEFAULT_MAX_BYTES / 1024 ** 2}MiB)`,
+    )
+    .option('--dry-run', 'print the request (method, URL, headers with the token masked, body) and send nothing')
+    .option('-y, --yes', 'run a destructive command without asking (required without a terminal)')
+    .option('--profile <name>', 'the stored credentials to use (default HOSTING_API_PROFILE, else default)')
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -366,6 +449,11 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
       outputError: (s, write) => write(s),
     });
   program.configureHelp({ sortSubcommands: true, showGlobalOptions: true });
+  // --profile picks the stored credentials for this run, as HOSTING_API_PROFILE does.
+  program.hook('preAction', (_program, action) => {
+    const profile = action.optsWithGlobals().profile as string | undefined;
+    if (profile !== undefined) io.env = { ...io.env, HOSTING_API_PROFILE: profile };
+  });
 
   // A group is described by the section (tag) of the spec most of its operations belong to.
   const groupTag = new Map<string, Map<string, number>>();
@@ -424,7 +512,7 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
         '--wait',
         `after the call, re-read until \`${op.wait.field}\` leaves the value answered${op.wait.gone ? ' (or the resource is gone)' : ''}`,
       );
-      cmd.option('--timeout <duration>', 'how long --wait waits: 90, 90s, 5m, 1h (default 10m)');
+      cmd.option('--wait-timeout <duration>', 'how long --wait waits: 90, 90s, 5m, 1h (default 10m)');
     }
     cmd.action((...params: unknown[]) => {
       const command = params.at(-1) as Command;

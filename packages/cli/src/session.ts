@@ -1,9 +1,9 @@
 // Credentials, addresses and the client: flags, then the environment, then what `auth login` stored.
 // The client gets its bearer token from here: the cached token while it is valid, else a new one
 // from the token operation of the spec (`auth.createToken`), cached in the config directory.
-import { createClient, type HostingApiClient } from '@hosting-api/client';
+import { createClient, type HostingApiClient, resolveTarget } from '@hosting-api/client';
 import { type Env, readCredentials, readToken, type StoredCredentials, writeToken } from './config';
-import { nodeFetch } from './http';
+import { limitedFetch } from './http';
 import { UsageError } from './values';
 
 /** No credentials, or half of them: exit status 4 like a 401. */
@@ -15,6 +15,43 @@ export interface GlobalOptions {
   baseUrl?: string;
   authUrl?: string;
   retries?: number;
+  /** Per attempt, ms (`--timeout`, HOSTING_API_TIMEOUT). */
+  timeoutMs?: number;
+  /** Cap on an answer's body (`--max-size`, HOSTING_API_MAX_SIZE). */
+  maxBytes?: number;
+  /** `--dry-run`: the requests are recorded here and none is sent. */
+  dryRun?: DryRun;
+}
+
+/** A request `--dry-run` would have sent. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+export interface DryRun {
+  requests: RecordedRequest[];
+}
+/** What the dry run's fetch throws instead of sending. */
+export class DryRunStop extends Error {
+  override name = 'DryRunStop';
+}
+
+/** The client's fetch for these options: capped and timed, or the dry run's recorder. */
+export function fetchFor(global: GlobalOptions) {
+  const dry = global.dryRun;
+  if (!dry) return limitedFetch({ maxBytes: global.maxBytes });
+  return (url: string, init: RequestInit = {}): Promise<Response> => {
+    const body = init.body === undefined || init.body === null ? undefined : String(init.body);
+    dry.requests.push({
+      method: init.method ?? 'GET',
+      url,
+      headers: { ...(init.headers as Record<string, string>) },
+      ...(body === undefined ? {} : { body }),
+    });
+    return Promise.reject(new DryRunStop('dry run: not sent'));
+  };
 }
 
 export interface Session {
@@ -26,19 +63,13 @@ export interface Session {
   source: 'environment' | 'stored';
 }
 
-const trim = (url: string) => url.replace(/\/+$/, '');
-
 /** The addresses to talk to, without credentials (`auth login` has its own). */
 export function addresses(global: GlobalOptions, env: Env, stored?: StoredCredentials) {
   const baseUrl = global.baseUrl ?? env.HOSTING_API_BASE_URL ?? stored?.baseUrl;
   if (!baseUrl)
     throw new UsageError('no API address: pass --base-url or set HOSTING_API_BASE_URL (the base ending in /v1)');
-  if (!/^https?:\/\/[^/]/.test(baseUrl))
-    throw new UsageError(`--base-url must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
-  const authUrl = global.authUrl ?? env.HOSTING_API_AUTH_URL ?? stored?.authUrl ?? trim(baseUrl).replace(/\/v1$/, '');
-  if (!/^https?:\/\/[^/]/.test(authUrl))
-    throw new UsageError(`--auth-url must be an http(s) URL (got ${JSON.stringify(authUrl)})`);
-  return { baseUrl: trim(baseUrl), authUrl: trim(authUrl) };
+  // The one reading of an address the client, the MCP server and the contract gate share.
+  return resolveTarget({ baseUrl, authUrl: global.authUrl ?? env.HOSTING_API_AUTH_URL ?? stored?.authUrl });
 }
 
 /** Reuse a cached token until a minute before it expires (half its lifetime when it is shorter than two minutes). */
@@ -77,17 +108,20 @@ export function openSession(global: GlobalOptions, env: Env): Session {
   const credentials = fromEnv
     ? { clientId: env.HOSTING_API_CLIENT_ID!, clientSecret: env.HOSTING_API_CLIENT_SECRET! }
     : stored;
-  if (!credentials)
+  if (!credentials && !global.dryRun)
     throw new CredentialsError(
       'no credentials: set HOSTING_API_CLIENT_ID and HOSTING_API_CLIENT_SECRET, or run `hosting-api auth login`',
     );
-  const { clientId, clientSecret } = credentials;
+  const { clientId, clientSecret } = credentials ?? { clientId: '(none)', clientSecret: '' };
   const client: HostingApiClient = createClient({
     baseUrl,
     authUrl,
-    maxRetries: global.retries,
-    fetch: nodeFetch,
+    maxRetries: global.dryRun ? 0 : global.retries,
+    timeout: global.timeoutMs,
+    fetch: fetchFor(global),
     accessToken: async ({ forceRefresh }) => {
+      // A dry run sends nothing, the token request included: its Authorization header is masked anyway.
+      if (global.dryRun) return 'dry-run';
       if (!forceRefresh) {
         const cached = readToken(env);
         if (cached && cached.clientId === clientId && cached.authUrl === authUrl && Date.now() < cached.expiresAt)

@@ -56,4 +56,8 @@ export interface CommandSpec {
   /** The properties of a list item, in the spec's order (table columns). */
   columns?: string[];
   wait?: WaitRule;
+  /** Loses data or cannot be undone (the spec model's list): asks on a terminal, needs --yes elsewhere. */
+  destructive?: boolean;
+  /** The read (operationId) that shows what a destructive command acts on, before it asks. */
+  preview?: string;
 }

@@ -171,7 +171,7 @@ describe('commands from the spec', () => {
     expect((await json(['sites', 'notes', 'get', '123456', String(note.id)])).body).toBe('Monday');
     const shown = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
     expect(shown.out).toMatch(/^subject\s+Deploy$/m);
-    expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id)])).code).toBe(0);
+    expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--yes'])).code).toBe(0);
     const gone = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
     expect(gone.code).toBe(5);
     expect(gone.err).toBe('error: We could not locate the requested resources. (HTTP 404)\n');
@@ -218,9 +218,9 @@ describe('commands from the spec', () => {
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ name: 'waited', state: 'live' });
     expect(r.err).toContain('state: "deploying" → "live"');
-    const late = await cli(['sites', 'create', '--name', 'late', '--wait', '--timeout', '100ms']);
+    const late = await cli(['sites', 'create', '--name', 'late', '--wait', '--wait-timeout', '100ms']);
     expect(late.code).toBe(9);
-    expect(late.err).toMatch(/--wait: state is still "deploying" after 0.1s; raise --timeout/);
+    expect(late.err).toMatch(/--wait: state is still "deploying" after 0.1s; raise --wait-timeout/);
     sb.advance(30_000);
   });
 });
@@ -239,8 +239,8 @@ describe('typed flags: checked before anything is sent', () => {
       'missing --body: `sites notes create` requires it (or give the whole body with --data)',
     ],
     [
-      ['sites', 'create', '--wait', '--timeout', 'soon'],
-      '--timeout must be a duration such as 90, 90s, 5m or 1h (got "soon")',
+      ['sites', 'create', '--wait', '--wait-timeout', 'soon'],
+      '--wait-timeout must be a duration such as 90, 90s, 5m or 1h (got "soon")',
     ],
     [['sites', 'notes', 'list', '123456', '--bogus'], "unknown option '--bogus'"],
   ])('%j', async (args, message) => {
@@ -396,7 +396,7 @@ describe('completion', () => {
   it('completes commands and flags from the spec', async () => {
     expect((await cli(['__complete', 'sites', 'no'])).out).toBe('notes\n');
     expect((await cli(['__complete', 'sites', 'notes', 'list', '123456', '--p'])).out).toBe(
-      '--page\n--paginate\n--per_page\n',
+      '--page\n--paginate\n--per_page\n--profile\n',
     );
   });
 
@@ -439,6 +439,7 @@ describe('completion', () => {
         '--page',
         '--paginate',
         '--per_page',
+        '--profile',
       ]);
     });
   });
