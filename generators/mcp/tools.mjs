@@ -58,6 +58,11 @@ for (const o of model.operations) {
       ),
     method: o.method.toUpperCase(),
     group: o.clientMethod,
+    // `--toolsets`: the spec's tag (its section), as a slug: `Backups and restores` → `backups-and-restores`.
+    toolset: (o.tags[0] ?? 'other')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, ''),
     pathParams,
     destructive,
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },

@@ -94,7 +94,7 @@ describeInstalled('the installed command-line tools', () => {
           'Again',
         ]);
         expect(updated).toMatchObject({ id: note.id, subject: 'Renamed' });
-        expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id)])).code).toBe(0);
+        expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--yes'])).code).toBe(0);
         const gone = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
         expect([gone.code, gone.err]).toEqual([5, 'error: We could not locate the requested resources. (HTTP 404)\n']);
 
@@ -163,7 +163,7 @@ describeInstalled('the installed command-line tools', () => {
         try {
           const { tools } = await standard.listTools();
           const listSites = tools.find((t) => t.name === 'listSites')!;
-          expect(tools).toHaveLength(101); // 114 tools, 13 of them destructive and left out
+          expect(tools).toHaveLength(100); // 114 tools, 14 of them destructive and left out
           expect(tools.some((t) => t.name === 'deleteSite')).toBe(false);
           expect(listSites.annotations).toMatchObject({
             readOnlyHint: true,

@@ -1,6 +1,12 @@
 // The MCP server: the generated tools over `@hosting-api/client`, on the SDK's low-level Server
 // (the input schemas are the spec's JSON Schemas as they are, not zod).
-import { createClient, type HostingApiClient, HostingApiError, operationMeta } from '@hosting-api/client';
+import {
+  createClient,
+  type HostingApiClient,
+  HostingApiError,
+  operationMeta,
+  resolveTarget,
+} from '@hosting-api/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -31,7 +37,20 @@ export interface ServerOptions {
   authUrl?: string;
   /** Where HOSTING_API_* come from; default process.env. */
   env?: Env;
+  /** Only the operations that change nothing (GET). */
+  readOnly?: boolean;
+  /** Only these toolsets: the spec's tags as slugs (`sites`, `backups-and-restores`, ...). */
+  toolsets?: readonly string[];
+  /** Three tools (search, describe, call) instead of one per operation, for hosts that cap the number of tools. */
+  dynamic?: boolean;
+  /** The API client to use: one for the whole server, so that its token is reused (default: one from the options). */
+  client?: HostingApiClient;
 }
+
+/** Every toolset `--toolsets` accepts: the spec's tags, as slugs. */
+export const toolsets = (): string[] => [...new Set(allTools.map((t) => t.toolset))].sort();
+
+const isReadOnly = (t: ToolSpec) => t.method === 'GET' || t.method === 'HEAD';
 
 /** Every group `--tools` accepts: each `x-client-method` prefix (`sites`, `sites.notes`, ...). */
 export const groups = (): string[] => {
@@ -44,7 +63,14 @@ export const groups = (): string[] => {
 };
 
 /** The tools a server with these options lists. */
-export function selectTools(options: Pick<ServerOptions, 'allowDestructive' | 'groups'> = {}): ToolSpec[] {
+export function selectTools(
+  options: Pick<ServerOptions, 'allowDestructive' | 'groups' | 'readOnly' | 'toolsets'> = {},
+): ToolSpec[] {
+  if (options.toolsets?.length) {
+    const unknown = options.toolsets.filter((g) => !toolsets().includes(g));
+    if (unknown.length)
+      throw new ConfigError(`--toolsets: no toolset ${unknown.join(', ')}; the toolsets are ${toolsets().join(', ')}`);
+  }
   if (options.groups?.length) {
     const known = new Set([...groups(), ...allTools.map((t) => t.group)]);
     const unknown = options.groups.filter((g) => !known.has(g));
@@ -54,6 +80,8 @@ export function selectTools(options: Pick<ServerOptions, 'allowDestructive' | 'g
   return allTools.filter(
     (t) =>
       (options.allowDestructive || !t.destructive) &&
+      (!options.readOnly || isReadOnly(t)) &&
+      (!options.toolsets?.length || options.toolsets.includes(t.toolset)) &&
       (!options.groups?.length || options.groups.some((g) => t.group === g || t.group.startsWith(`${g}.`))),
   );
 }
@@ -61,7 +89,7 @@ export function selectTools(options: Pick<ServerOptions, 'allowDestructive' | 'g
 /** The MCP description of a tool: annotations from the method, the client's idempotency rule and the spec's semantics. */
 export function describeTool(t: ToolSpec): Tool {
   const meta = operationMeta[t.name as keyof typeof operationMeta];
-  const readOnly = t.method === 'GET' || t.method === 'HEAD';
+  const readOnly = isReadOnly(t);
   return {
     name: t.name,
     title: t.title,
@@ -80,27 +108,23 @@ export function describeTool(t: ToolSpec): Tool {
 
 /** The client, from the options and HOSTING_API_* (the CLI's variables). */
 export function clientFrom(options: ServerOptions): HostingApiClient {
+  if (options.client) return options.client;
   const env = options.env ?? process.env;
   const baseUrl = options.baseUrl ?? env.HOSTING_API_BASE_URL;
   if (!baseUrl)
     throw new ConfigError('no API address: pass --base-url or set HOSTING_API_BASE_URL (the base ending in /v1)');
-  const authUrl = options.authUrl ?? env.HOSTING_API_AUTH_URL;
-  for (const [flag, url] of [
-    ['--base-url', baseUrl],
-    ['--auth-url', authUrl],
-  ] as const)
-    if (url !== undefined && !/^https?:\/\/[^/]/.test(url))
-      throw new ConfigError(`${flag} must be an http(s) URL (got ${JSON.stringify(url)})`);
+  let target: { baseUrl: string; authUrl: string };
+  try {
+    // The one reading of an address the client, the CLI and the contract gate share.
+    target = resolveTarget({ baseUrl, authUrl: options.authUrl ?? env.HOSTING_API_AUTH_URL });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   const clientId = env.HOSTING_API_CLIENT_ID;
   const clientSecret = env.HOSTING_API_CLIENT_SECRET;
   if (!clientId || !clientSecret)
     throw new ConfigError('no credentials: set HOSTING_API_CLIENT_ID and HOSTING_API_CLIENT_SECRET');
-  return createClient({
-    baseUrl,
-    authUrl,
-    clientId,
-    clientSecret,
-  });
+  return createClient({ ...target, clientId, clientSecret });
 }
 
 type Method = (...args: unknown[]) => Promise<unknown>;
@@ -160,35 +184,132 @@ export async function callTool(
   }
 }
 
+/** Why a tool is not callable on this server, or undefined when it is. */
+function refusal(name: string, options: ServerOptions, enabled: Map<string, ToolSpec>): string | undefined {
+  if (enabled.has(name)) return undefined;
+  const hidden = allTools.find((x) => x.name === name);
+  if (!hidden) return `no tool ${name}`;
+  if (hidden.destructive && !options.allowDestructive)
+    return `${name} is not enabled on this server (destructive: start it with --allow-destructive)`;
+  if (options.readOnly && !isReadOnly(hidden))
+    return `${name} is not enabled on this server (it changes something: --read-only)`;
+  return `${name} is not enabled on this server (see --toolsets and --tools)`;
+}
+
+/** The three tools of `--dynamic`: they reach every operation the options enable, through one short list. */
+export const DYNAMIC_TOOLS: Tool[] = [
+  {
+    name: 'search_operations',
+    description:
+      'Search the API operations by words of their name, summary, path or toolset. Answers name, method, path, summary and whether it is destructive.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'words to match; empty lists all' },
+        toolset: { type: 'string', description: 'only this toolset (a spec tag slug, e.g. sites)' },
+      },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'describe_operation',
+    description: 'The description and input schema of one operation (by the name search_operations answers).',
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'call_operation',
+    description:
+      'Call one operation with arguments matching its input schema (see describe_operation). Destructive operations need the server started with --allow-destructive.',
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  },
+];
+
+const ok = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: text(value) }],
+  structuredContent: value as Record<string, unknown>,
+});
+
+async function callDynamic(
+  client: HostingApiClient,
+  options: ServerOptions,
+  enabled: Map<string, ToolSpec>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const known = (n: unknown) => allTools.find((t) => t.name === n);
+  if (name === 'search_operations') {
+    const words = String(args.query ?? '')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean);
+    const found = allTools.filter((t) => {
+      const hay = `${t.name} ${t.title} ${t.method} ${t.description} ${t.toolset}`.toLowerCase();
+      return (!args.toolset || t.toolset === args.toolset) && words.every((w) => hay.includes(w));
+    });
+    return ok({
+      operations: found.map((t) => ({
+        name: t.name,
+        method: t.method,
+        summary: t.title,
+        toolset: t.toolset,
+        destructive: t.destructive,
+        enabled: enabled.has(t.name),
+      })),
+    });
+  }
+  if (name === 'describe_operation') {
+    const t = known(args.name);
+    if (!t) return errorResult(new Error(`no operation ${String(args.name)}: see search_operations`));
+    return ok({ name: t.name, description: t.description, inputSchema: t.inputSchema, destructive: t.destructive });
+  }
+  if (name === 'call_operation') {
+    const why = refusal(String(args.name), options, enabled);
+    if (why) return errorResult(new Error(why));
+    return callTool(client, enabled.get(String(args.name))!, (args.arguments ?? {}) as Record<string, unknown>);
+  }
+  return errorResult(
+    new Error(
+      `no tool ${name}: this server runs with --dynamic (search_operations, describe_operation, call_operation)`,
+    ),
+  );
+}
+
 /** An MCP server with the selected tools. Its client gets a token on the first call only: listing needs no network. */
 export function createServer(options: ServerOptions = {}): Server {
   const selected = selectTools(options);
   const byName = new Map(selected.map((t) => [t.name, t]));
-  const listed = selected.map(describeTool);
+  const listed = options.dynamic ? DYNAMIC_TOOLS : selected.map(describeTool);
   const client = clientFrom(options);
   const server = new Server(
     { name: 'hosting-api', title, version: pkg.version },
     {
       capabilities: { tools: {} },
       jsonSchemaValidator: lazyValidator,
-      instructions:
-        'Tools for the Hosting Platform Management API v1, one per operation, named by operationId. Ids are integers (site 123456). Destructive tools (deletes, restores) are listed only when the server runs with --allow-destructive.',
+      instructions: options.dynamic
+        ? 'Tools for the Hosting Platform Management API v1: search_operations finds an operation, describe_operation gives its input schema, call_operation calls it. Ids are integers (site 123456).'
+        : 'Tools for the Hosting Platform Management API v1, one per operation, named by operationId. Ids are integers (site 123456). Destructive tools (deletes, restores) are listed only when the server runs with --allow-destructive.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const t = byName.get(request.params.name);
-    if (!t) {
-      const hidden = allTools.find((x) => x.name === request.params.name);
-      return errorResult(
-        new Error(
-          hidden
-            ? `${request.params.name} is not enabled on this server${hidden.destructive && !options.allowDestructive ? ' (destructive: start it with --allow-destructive)' : ' (see --tools)'}`
-            : `no tool ${request.params.name}`,
-        ),
-      );
-    }
-    return callTool(client, t, request.params.arguments ?? {});
+    const args = request.params.arguments ?? {};
+    if (options.dynamic) return callDynamic(client, options, byName, request.params.name, args);
+    const why = refusal(request.params.name, options, byName);
+    if (why) return errorResult(new Error(why));
+    return callTool(client, byName.get(request.params.name)!, args);
   });
   return server;
 }

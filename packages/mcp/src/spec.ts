@@ -13,6 +13,8 @@ export interface ToolSpec {
   method: string;
   /** The `x-client-method` (`sites.notes.list`): the client method that calls it, and its group for `--tools`. */
   group: string;
+  /** The spec's tag as a slug (`backups-and-restores`): its toolset for `--toolsets`. */
+  toolset: string;
   /** Path parameters in path order: the client method's leading arguments. */
   pathParams: string[];
   /** Deletes something, or the spec calls it irreversible: listed only with `allowDestructive`. */

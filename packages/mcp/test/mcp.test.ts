@@ -86,10 +86,10 @@ describe('tools from the spec', () => {
     expect(destructive).toEqual(
       expect.arrayContaining(['deleteSite', 'createSiteRestore', 'deleteSiteGitToken', 'batchDestroyCollaborators']),
     );
-    expect(destructive).toHaveLength(13);
+    expect(destructive).toHaveLength(14);
 
     // Over stdio with no flag: all but the destructive ones.
-    expect(defaultTools).toHaveLength(114 - 13);
+    expect(defaultTools).toHaveLength(114 - 14);
     expect(defaultTools.map((t) => t.name).sort()).toEqual(ids.filter((id) => !destructive.includes(id)).sort());
     expect(defaultTools.some((t) => t.annotations?.destructiveHint)).toBe(false);
   });
@@ -189,18 +189,19 @@ describe('options', () => {
     expect(() => createServer({ env: {} })).toThrow(/^no API address: pass --base-url or set HOSTING_API_BASE_URL/);
     const credentials = { HOSTING_API_CLIENT_ID: 'x', HOSTING_API_CLIENT_SECRET: 'y' };
     expect(() => createServer({ env: credentials, baseUrl: 'ftp://x/v1' })).toThrow(
-      '--base-url must be an http(s) URL (got "ftp://x/v1")',
+      '--base-url is not an http(s) URL: "ftp://x/v1".',
     );
     expect(() =>
       createServer({ env: { ...credentials, HOSTING_API_AUTH_URL: 'auth.example.com' }, baseUrl: 'https://x/v1' }),
-    ).toThrow('--auth-url must be an http(s) URL (got "auth.example.com")');
+    ).toThrow('--auth-url is not an http(s) URL: "auth.example.com".');
   });
 
   it('serves Streamable HTTP', async () => {
     const served = await serveHttp({ env, port: 0 });
     try {
       const client = new Client({ name: 'test', version: '0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+      const headers = { authorization: `Bearer ${served.token}` };
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers } }));
       clients.push(client);
       expect((await client.listTools()).tools).toHaveLength(defaultTools.length);
       const site = await call(client, 'getSite', { site_id: '123456' }); // a quoted id is the same id
