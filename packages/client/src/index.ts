@@ -140,7 +140,7 @@ export type { components, operations } from '@hosting-api/openapi/types';
 export type * from './generated/client';
 export * from './runtime/errors';
 export type { CallOptions, Operation, OperationMeta, Paged, WithResponse } from './runtime/operation';
+export { resolveTarget, type Target, TargetError } from './runtime/target';
 export type { OperationSchemas, SchemaLike } from './runtime/validate';
 export type { FetchLike, Logger, PaginatedOperation, PaginateOptions, RetryOptions, SchemaSource, TokenProvider };
 export { paginate };
-export { resolveTarget, type Target, TargetError } from './runtime/target';
