@@ -4,7 +4,8 @@
 // Usage: node bench/cold-start.mjs [--runs N] (after `pnpm build`).
 // Prints the median, min and max over the runs, for: a bare `node -e ''` (the floor on this
 // machine), `hosting-api --version`, `hosting-api sites list` with the token cached (the usual run),
-// and the first `sites list` of a session (no cached token: one more request, for the token).
+// the first `sites list` of a session (no cached token: one more request, for the token), and
+// `--dry-run` (which builds the same request and sends nothing: it must add nothing measurable).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -55,6 +56,8 @@ const rows = [
   ['hosting-api --version', await time([bin, '--version'])],
   ['hosting-api sites list (token cached)', await time([bin, 'sites', 'list'])],
   ['hosting-api sites list (first run, no token)', await time([bin, 'sites', 'list'], { fresh: true })],
+  ['hosting-api sites list --dry-run', await time([bin, 'sites', 'list', '--dry-run'])],
+  ['hosting-api sites delete 1 --dry-run', await time([bin, 'sites', 'delete', '1', '--dry-run'])],
 ];
 await sb.stop();
 rmSync(config, { recursive: true, force: true });
@@ -68,3 +71,4 @@ console.log(`${'command'.padEnd(46)} median      min      max`);
 for (const [name, t] of rows) console.log(`${name.padEnd(46)}${f(t.median)} ${f(t.min)} ${f(t.max)}`);
 const verdict = rows[2][1].median <= 300 ? 'within' : 'over';
 console.log(`\nsites list (token cached): median ${rows[2][1].median.toFixed(0)} ms, ${verdict} the 300 ms target`);
+console.log(`--dry-run minus --version: ${(rows[4][1].median - rows[1][1].median).toFixed(0)} ms (median)`);
