@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type HostingApiClient, NotFoundError, operationMeta } from '@hosting-api/client';
 import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
+import { api } from './api';
 import { complete, completionScript } from './completion';
 import { credentialsPath, forget, profileName, readCredentials, readToken, writeCredentials } from './config';
 import { describe, EXIT, exitCode, WaitTimeoutError } from './errors';
@@ -27,7 +28,7 @@ type Method = (...args: unknown[]) => Promise<unknown>;
 const methodOf = (client: HostingApiClient, words: readonly string[]): Method =>
   words.reduce<unknown>((node, w) => (node as Record<string, unknown>)[w], client) as Method;
 
-interface Globals extends GlobalOptions {
+export interface Globals extends GlobalOptions {
   json?: boolean;
   columns?: string[];
   headers: boolean;
@@ -71,6 +72,8 @@ function globals(command: Command, env: Io['env'] = {}): Globals {
     dryRun: o.dryRun === true ? { requests: [] } : undefined,
   };
 }
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** `90`, `90s`, `5m`, `1h`, `500ms` → milliseconds. */
 export function parseDuration(flag: string, raw: string): number {
@@ -538,6 +541,24 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
     .description('Show which credentials and addresses are used (never the secret).')
     .action((_opts, command: Command) => guard(() => status(command, io)));
 
+  program
+    .command('api')
+    .description(
+      'Call any operation of the spec by method and path, like `gh api`: hosting-api api GET /sites/123456/notes. Checked against the spec; destructive ones are guarded as their commands are.',
+    )
+    .argument('<method>', 'GET, POST, PUT, DELETE')
+    .argument('<path>', 'the path under the base URL, e.g. /sites/123456/notes (a query string is allowed)')
+    .option(
+      '-f, --raw-field <key=value>',
+      'a string field: a query parameter of a GET, else a body field (repeat)',
+      collect,
+    )
+    .option('-F, --field <key=value>', 'a typed field: number, true/false, null, JSON, or @file (repeat)', collect)
+    .option('--input <file>', 'the JSON body from a file, or - for stdin; fields override it')
+    .option('--paginate', 'walk every page of a paged read and print all items')
+    .action((method: string, path: string, _opts, command: Command) =>
+      guard(() => api(method, path, command, io, { globals, openSession, dryRunOr, byId })),
+    );
   program
     .command('completion')
     .description('Print a shell completion script: eval "$(hosting-api completion bash)" (or zsh, fish)')

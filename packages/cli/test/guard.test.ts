@@ -117,6 +117,37 @@ describe('destructive commands', () => {
   });
 });
 
+describe('hosting-api api', () => {
+  it('calls any operation by method and path, checked against the spec, with the same guard', async () => {
+    const created = await cli(['api', 'POST', '/sites/123456/notes', '-f', 'subject=Raw', '-f', 'body=call']);
+    expect(created.code, created.err).toBe(0);
+    const note = JSON.parse(created.out);
+    expect(note).toMatchObject({ message: 'Success', data: { subject: 'Raw', body: 'call' } });
+    const page = JSON.parse((await cli(['api', 'get', '/sites/123456/notes', '-F', 'per_page=1'])).out);
+    expect(page.page).toMatchObject({ perPage: 1 });
+    const all = JSON.parse((await cli(['api', 'GET', '/v1/sites/123456/notes', '--paginate', '-F', 'per_page=1'])).out);
+    expect(all.map((n: { subject: string }) => n.subject)).toContain('Raw');
+    const path = `/sites/123456/notes/${note.data.id}`;
+    const refused = await cli(['api', 'DELETE', path]);
+    expect([refused.code, refused.err]).toEqual([
+      2,
+      `error: DELETE ${path} (deleteSiteNote) is destructive: pass --yes to run it without a terminal (nothing was sent)\n`,
+    ]);
+    expect((await cli(['api', 'GET', path])).code).toBe(0);
+    expect((await cli(['api', 'DELETE', path, '--yes'])).code).toBe(0);
+    expect((await cli(['api', 'GET', path])).code).toBe(5);
+    for (const [args, message] of [
+      [['PATCH', '/sites/123456'], 'the spec has no PATCH /sites/{site_id} (it has GET, PUT, DELETE)'],
+      [['GET', '/nowhere'], 'the spec has no path /nowhere; see `hosting-api --help` for the commands'],
+      [['GET', '/sites/abc'], 'site_id in /sites/{site_id} must be an integer (got "abc")'],
+      [['POST', '/auth/token'], 'POST /auth/token is a token operation: use `hosting-api auth login`/`logout`'],
+    ] as const) {
+      const r = await cli(['api', ...args]);
+      expect([r.code, r.err]).toEqual([2, `error: ${message}\n`]);
+    }
+  });
+});
+
 describe('--dry-run', () => {
   it('prints method, URL, headers with the token masked and the body; a recording server sees nothing', async () => {
     const seen: string[] = [];
@@ -139,6 +170,8 @@ describe('--dry-run', () => {
     });
     expect(secret.out).toContain('"token": "***"');
     expect(secret.out).not.toContain('ghp_secretvalue');
+    const raw = await cli(['api', 'DELETE', '/sites/200002', '--dry-run'], { env: target });
+    expect([raw.code, raw.out.split('\n')[0]]).toEqual([0, `DELETE ${url}/v1/sites/200002`]);
     expect(seen).toEqual([]);
   });
 });
