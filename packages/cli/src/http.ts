@@ -25,7 +25,6 @@ class ResponseHeaders {
 /** The answer outgrew the size cap (`--max-size`, HOSTING_API_MAX_SIZE). */
 export class ResponseTooLargeError extends Error {
   override name = 'ResponseTooLargeError';
-  readonly code = 'ERESPONSETOOLARGE';
 }
 
 /** Default cap on one answer's body: 32 MiB (the largest page of the API is a small fraction of it). */
