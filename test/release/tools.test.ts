@@ -94,6 +94,12 @@ describeInstalled('the installed command-line tools', () => {
           'Again',
         ]);
         expect(updated).toMatchObject({ id: note.id, subject: 'Renamed' });
+        // Destructive without a terminal: refused without --yes, nothing changed; --dry-run sends nothing.
+        const unconfirmed = await cli(['sites', 'notes', 'delete', '123456', String(note.id)]);
+        expect([unconfirmed.code, unconfirmed.err]).toEqual([2, expect.stringContaining('pass --yes to run it')]);
+        const dry = await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--dry-run']);
+        expect([dry.code, dry.out.split('\n')[0]]).toEqual([0, `DELETE ${baseUrl}/sites/123456/notes/${note.id}`]);
+        expect((await cli(['sites', 'notes', 'get', '123456', String(note.id)])).code).toBe(0);
         expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--yes'])).code).toBe(0);
         const gone = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
         expect([gone.code, gone.err]).toEqual([5, 'error: We could not locate the requested resources. (HTTP 404)\n']);
@@ -184,6 +190,16 @@ describeInstalled('the installed command-line tools', () => {
           printed += JSON.stringify([site, created]);
         } finally {
           await standard.close();
+        }
+        const dynamic = await mcp(['--dynamic']);
+        try {
+          expect((await dynamic.listTools()).tools.map((t) => t.name)).toEqual([
+            'search_operations',
+            'describe_operation',
+            'call_operation',
+          ]);
+        } finally {
+          await dynamic.close();
         }
         const destructive = await mcp(['--allow-destructive']);
         try {
