@@ -91,4 +91,6 @@ export const operations: readonly CommandSpec[] = ${JSON.stringify(operations, n
 );
 const waits = operations.filter((o) => o.wait).map((o) => o.id);
 const destructive = operations.filter((o) => o.destructive).map((o) => o.id);
-console.log(`generate: ${operations.length} commands (${waits.length} with --wait: ${waits.join(', ')}; ${destructive.length} destructive)`);
+console.log(
+  `generate: ${operations.length} commands (${waits.length} with --wait: ${waits.join(', ')}; ${destructive.length} destructive)`,
+);

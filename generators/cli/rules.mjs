@@ -28,7 +28,8 @@ export function fieldType(schema = {}) {
   return { kind: 'json' };
 }
 
-export const dataSchema = (o) => o.responses[String(o.successStatus)]?.content?.['application/json']?.schema?.properties?.data;
+export const dataSchema = (o) =>
+  o.responses[String(o.successStatus)]?.content?.['application/json']?.schema?.properties?.data;
 const stateField = (schema) =>
   ['state', 'status'].find((f) => schema?.properties?.[f] && fieldType(schema.properties[f]).type === 'string');
 export const pathParams = (path) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);

@@ -33,8 +33,7 @@ function httpUrl(name, value) {
 export function resolveTarget({ baseUrl, authUrl }, names = {}) {
   const baseName = names.baseUrl ?? '--base-url';
   const authName = names.authUrl ?? '--auth-url';
-  if (!baseUrl)
-    throw new TargetError(`no API address: give ${baseName}, the API base URL ending in ${VERSION_PATH}.`);
+  if (!baseUrl) throw new TargetError(`no API address: give ${baseName}, the API base URL ending in ${VERSION_PATH}.`);
   const base = httpUrl(baseName, baseUrl);
   if (!/\/v1\/?$/.test(base.pathname))
     throw new TargetError(

@@ -8,8 +8,8 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
 import { resolveTarget } from '@hosting-api/openapi/target';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_REQUEST_TIMEOUT_MS, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
@@ -82,7 +82,12 @@ const PHASES = {
 function targetOptions(command, phases) {
   command
     .addOption(new Option('--base-url <url>', 'the API base URL, ending in /v1').env('CONTRACT_BASE_URL'))
-    .addOption(new Option('--auth-url <url>', 'the root URL that serves POST /auth/token (default: the base URL without /v1)').env('CONTRACT_AUTH_URL'))
+    .addOption(
+      new Option(
+        '--auth-url <url>',
+        'the root URL that serves POST /auth/token (default: the base URL without /v1)',
+      ).env('CONTRACT_AUTH_URL'),
+    )
     .addOption(
       new Option(
         '--client-id <id>',
