@@ -184,50 +184,52 @@ describe('Streamable HTTP', () => {
     expect(count() - before).toBe(1);
   });
 
-  it.skipIf(!chromiumPath.path)('a page on another origin in Chromium cannot call a tool', async () => {
-    const page = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>'));
-    await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
-    const browser = await chromium.launch({
-      executablePath: chromiumPath.path,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    try {
-      const tab = await browser.newPage();
-      await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
-      const before = reached.length;
-      // Even knowing the token: a CORS request (preflight refused) and a simple no-cors one (403).
-      const outcome = await tab.evaluate(
-        async ({ url, token, body }) => {
-          const out: string[] = [];
-          try {
-            const r = await fetch(url, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-              body,
-            });
-            out.push(`cors ${r.status}`);
-          } catch (e) {
-            out.push(`cors failed: ${(e as Error).name}`);
-          }
-          const r = await fetch(url, {
-            method: 'POST',
-            mode: 'no-cors',
-            headers: { 'content-type': 'text/plain' },
-            body,
-          });
-          out.push(`no-cors ${r.type}`);
-          return out;
-        },
-        { url: served.url, token: served.token, body: JSON.stringify(createNote('from-a-web-page')) },
-      );
-      expect(outcome).toEqual(['cors failed: TypeError', 'no-cors opaque']);
-      expect(reached.length).toBe(before);
-      expect(await notes()).not.toContain('from-a-web-page');
-    } finally {
-      await browser.close();
-      page.close();
-    }
-  });
+  it.skipIf(!chromiumPath.path)(
+    'a page on another origin in Chromium cannot call a tool, DNS rebinding included',
+    async () => {
+      const page = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>'));
+      await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+      // DNS rebinding, simulated: the attacker's name resolves to 127.0.0.1, so a page loaded from it
+      // at the server's port is, to the browser, on the server's own origin (no CORS in the way).
+      const browser = await chromium.launch({
+        executablePath: chromiumPath.path,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--no-first-run',
+          '--host-resolver-rules=MAP rebind.evil.example 127.0.0.1',
+        ],
+      });
+      const attack = ({ url, body }: { url: string; body: string }) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body,
+        }).then(
+          (r) => `status ${r.status}`,
+          (e: Error) => `failed: ${e.name}`,
+        );
+      try {
+        const tab = await browser.newPage();
+        const before = reached.length;
+        await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+        const crossOrigin = await tab.evaluate(attack, {
+          url: served.url,
+          body: JSON.stringify(createNote('cross-origin')),
+        });
+        await tab.goto(`http://rebind.evil.example:${mcpUrl.port}/`);
+        const rebound = await tab.evaluate(attack, { url: '/mcp', body: JSON.stringify(createNote('rebound')) });
+        expect([crossOrigin, rebound]).toEqual(['failed: TypeError', 'status 403']);
+        expect(reached.length).toBe(before);
+        expect(await notes()).not.toEqual(expect.arrayContaining(['cross-origin', 'rebound']));
+      } finally {
+        await browser.close();
+        page.close();
+      }
+    },
+  );
 });
 
 describe('stdio JSON-RPC', () => {
