@@ -328,6 +328,12 @@ async function login(command: Command, io: Io): Promise<number> {
   if (lines) io.stderr.write('\n');
   if (!secret) throw new UsageError('no client secret: type it at the prompt (it is not shown), or pipe it on stdin');
   const client = createClient({ baseUrl, authUrl, maxRetries: g.retries, timeout: g.timeoutMs, fetch: fetchFor(g) });
+  // --dry-run: the token request is printed (the secret masked), nothing is sent or stored.
+  if (g.dryRun)
+    return dryRunOr(g.dryRun, io, async () => {
+      await requestToken(client, io.env, { clientId, clientSecret: secret, authUrl });
+      return EXIT.ok;
+    });
   await requestToken(client, io.env, { clientId, clientSecret: secret, authUrl });
   writeCredentials(io.env, { clientId, clientSecret: secret, baseUrl, authUrl });
   const profile = profileName(io.env);
@@ -347,6 +353,21 @@ async function logout(command: Command, io: Io): Promise<number> {
       ? { clientId: io.env.HOSTING_API_CLIENT_ID, clientSecret: io.env.HOSTING_API_CLIENT_SECRET }
       : undefined);
   let failure: unknown;
+  if (g.dryRun) {
+    if (!(token && credentials)) throw new UsageError('--dry-run: no cached token to revoke');
+    return dryRunOr(g.dryRun, io, async () => {
+      await createClient({
+        baseUrl: `${token.authUrl}/v1`,
+        authUrl: token.authUrl,
+        fetch: fetchFor(g),
+      }).auth.revokeToken({
+        token: token.accessToken,
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      });
+      return EXIT.ok;
+    });
+  }
   if (token && credentials) {
     try {
       const client = createClient({

@@ -172,6 +172,14 @@ describe('--dry-run', () => {
     expect(secret.out).not.toContain('ghp_secretvalue');
     const raw = await cli(['api', 'DELETE', '/sites/200002', '--dry-run'], { env: target });
     expect([raw.code, raw.out.split('\n')[0]]).toEqual([0, `DELETE ${url}/v1/sites/200002`]);
+    const home = mkdtempSync(join(tmpdir(), 'cli-dry-'));
+    const login = await cli(['auth', 'login', '--client-id', 'sandbox-client', '--dry-run'], {
+      env: { ...target, XDG_CONFIG_HOME: home },
+      stdin: `${SECRET}\n`,
+    });
+    expect(login.code, login.err).toBe(0);
+    expect(login.out).toContain('client_secret=***');
+    expect(() => statSync(join(home, 'hosting-api'))).toThrow(); // nothing stored
     expect(seen).toEqual([]);
   });
 });
