@@ -40,7 +40,7 @@ const BADGE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w
 const CDN = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g;
 // The site's search replaces Redoc's: its trigger is hidden (search.js takes its Ctrl+K too).
 const HIDE_SEARCH =
-  '[data-component-name="Search/SearchTrigger"],[data-component-name="Search/Search"]{display:none!important}';
+  '[data-testid="search-trigger"],.menu-content>div:has(>[data-testid="search-trigger"]){display:none!important}';
 
 export function finishReference(html) {
   if (html.includes('<header class="site">')) return html;
