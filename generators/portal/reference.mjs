@@ -20,7 +20,12 @@ const plain = (text) =>
 
 export function referenceSpec(spec) {
   const doc = structuredClone(spec);
-  for (const server of doc.servers ?? []) {
+  // Servers are listed for the document, a path or an operation.
+  const lists = [
+    doc.servers,
+    ...Object.values(doc.paths ?? {}).flatMap((i) => [i.servers, ...METHODS.map((m) => i[m]?.servers)]),
+  ];
+  for (const server of lists.flat().filter(Boolean)) {
     server.description = plain(server.description);
     for (const v of Object.values(server.variables ?? {})) v.description = plain(v.description);
   }
