@@ -17,7 +17,7 @@ const dist = join(pkgDir, 'dist');
 const specPath = join(root, 'spec/dist/openapi.json');
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log(`Usage: pnpm docs   (or: node packages/docs/scripts/build.mjs)
+  console.log(`Usage: pnpm run docs   (or: node packages/docs/scripts/build.mjs)
 
 Reads spec/dist/openapi.json and writes packages/docs/dist/{openapi.json,samples.ts,llms.txt,operations/*.md,index.html}.`);
   process.exit(0);

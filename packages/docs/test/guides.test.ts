@@ -1,4 +1,4 @@
-// The built guides, changelog and shared header (pnpm docs, generators/guides/guides.mjs): every
+// The built guides, changelog and shared header (pnpm run docs, generators/guides/guides.mjs): every
 // guide built and listed, no broken internal link or anchor anywhere in the site, every page under
 // one header, the guides saying what the spec says (message texts, state values), diagrams drawn
 // at build time.

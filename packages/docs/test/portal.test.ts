@@ -1,4 +1,4 @@
-// Opens the built portal (dist/, from `pnpm docs`) in headless Chromium as docs:serve serves it,
+// Opens the built portal (dist/, from `pnpm run docs`) in headless Chromium as docs:serve serves it,
 // with the sandbox docs:serve starts beside it (from the workspace package, CORS for the portal's
 // origin only), and checks what a reader sees. Any request off the portal's origin fails the run,
 // but Try it's own requests to the sandbox whose address the test types into the page.
@@ -46,7 +46,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(dist, 'index.html')))
-      throw new Error('packages/docs/dist/index.html not found: build the portal first (pnpm docs)');
+      throw new Error('packages/docs/dist/index.html not found: build the portal first (pnpm run docs)');
     spec = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8')) as Spec;
     browser = await chromium.launch({
       executablePath: chromiumPath.path,
