@@ -300,8 +300,12 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   });
 
   it('takes a reader from an operation of the reference to its Try it, which answers 200 with the credentials typed in', async () => {
+    await page.setViewportSize({ width: 390, height: 844 }); // on a phone
     await page.goto(at('index.html#/notes/createsitenote'));
-    await page.locator('a[href="operations/createSiteNote.html"]').first().click();
+    const link = page.locator('a[href="operations/createSiteNote.html"]').first();
+    await link.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(dist, 'reference-operation-390.png') });
+    await link.click();
     await page.waitForURL(/operations\/createSiteNote\.html$/);
     const authUrl = new URL(sandbox).origin;
     await page.fill('#try-base', sandbox);
@@ -321,8 +325,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
       `POST ${authUrl}/auth/token`,
       `POST ${sandbox}/sites/123456/notes`,
     ]);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.locator('section.try-it').scrollIntoViewIfNeeded();
+    await page.locator('.try-it-result').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(dist, 'try-it-390.png') });
     await page.setViewportSize({ width: 1440, height: 1000 });
   });
@@ -353,7 +356,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
       await page.goto(at(file));
       if (file === 'index.html') {
         await page.locator('h2', { hasText: 'Pagination' }).first().waitFor({ timeout: 20_000 });
-        await page.screenshot({ path: join(dist, 'reference-390.png') });
+        await page.screenshot({ path: join(dist, 'reference-landing-390.png') });
       }
       const { scroll, client } = await page.evaluate(() => ({
         scroll: document.documentElement.scrollWidth,
