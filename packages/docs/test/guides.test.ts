@@ -8,6 +8,8 @@ import { loadModel } from '@hosting-api/openapi/model';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs script without types
 import { readGuides, stateDiagram } from '../../../generators/guides/guides.mjs';
+// @ts-expect-error plain .mjs script without types
+import { referenceSpec } from '../../../generators/portal/reference.mjs';
 
 const dist = join(import.meta.dirname, '../dist');
 const spec = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8'));
@@ -137,6 +139,30 @@ describe('the guides', () => {
         if (request.destructive) destructive.push(op.operationId);
       }
     expect(destructive.length).toBeGreaterThan(10);
+  });
+
+  it("marks a restore the spec calls x-destructive in the reference's Try it link, as a DELETE", () => {
+    const doc = referenceSpec({
+      servers: [
+        { url: 'https://{h}/v1', description: 'The base (`{base_url}`).', variables: { h: { description: '`x`' } } },
+      ],
+      paths: {
+        '/r': {
+          post: { operationId: 'restore', 'x-destructive': true },
+          get: { operationId: 'look', description: 'Reads.' },
+        },
+        '/d': { delete: { operationId: 'remove' } },
+      },
+    });
+    expect(doc.servers[0].description).toBe('The base ({base_url}).');
+    expect(doc.servers[0].variables.h.description).toBe('x');
+    expect(doc.paths['/r'].post.description).toMatch(
+      /^\[Try it[^\]]*\]\(operations\/restore\.html\) \(it asks before sending/,
+    );
+    expect(doc.paths['/d'].delete.description).toContain('(it asks before sending');
+    expect(doc.paths['/r'].get.description).toBe(
+      '[Try it: send this request with your own credentials](operations/look.html)\n\nReads.',
+    );
   });
 
   it("shows no raw Markdown in the reference's servers, and loads nothing from a CDN", () => {
