@@ -2,8 +2,8 @@
 // The portal's guides: packages/docs/guides/NN-slug.md (front matter: title, summary) rendered with
 // marked into <out>/guides/slug.html beside their Markdown (for AI assistants), with ```states
 // blocks drawn as SVG at build time ("a -> b : label"; "-->" for a transition the API documentation
-// does not show). Every page, the Redoc reference (<out>/index.html) included, gets one header:
-// Reference, Guides, Changelog, llms.txt. Also writes the guides index and the changelog page
+// does not show). Every page, the Redoc reference included (generators/portal/reference.mjs), gets
+// one header: Reference, Guides, Changelog, llms.txt and the site's search. Also writes the guides index and the changelog page
 // (generators/changelog), and lists the guides in llms.txt.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,13 +59,16 @@ export const marked = new Marked({
 });
 
 // The header's style (every page, Redoc's included) and the guides' own.
-const HEADER_STYLE = readFileSync(join(import.meta.dirname, 'header.css'), 'utf8');
+export const HEADER_STYLE = readFileSync(join(import.meta.dirname, 'header.css'), 'utf8');
 const STYLE = HEADER_STYLE + readFileSync(join(import.meta.dirname, 'guides.css'), 'utf8');
 // The header: the site's parts, and one search over guides and operations (assets/search.js).
-const header = (up) =>
-  `<header class="site"><a class="brand" href="${up}index.html">Hosting Platform Management API v1</a><a href="${up}index.html">Reference</a><a href="${up}guides/index.html">Guides</a><a href="${up}changelog.html">Changelog</a><a href="${up}llms.txt">llms.txt</a><span class="search"><input type="search" id="site-search" placeholder="Search guides and operations" aria-label="Search guides and operations" autocomplete="off"><ul id="site-search-results" hidden></ul></span></header><script src="${up}assets/search-index.js" defer></script><script src="${up}assets/search.js" defer></script>`;
+// The index and MiniSearch load on the search box's first use (search.js).
+export const header = (up) =>
+  `<header class="site"><a class="brand" href="${up}index.html">Hosting Platform Management API v1</a><nav aria-label="Site"><a href="${up}index.html">Reference</a><a href="${up}guides/index.html">Guides</a><a href="${up}changelog.html">Changelog</a><a href="${up}llms.txt">llms.txt</a></nav><span class="search" role="search"><input type="search" id="site-search" placeholder="Search the docs" aria-label="Search the reference, guides and operations" autocomplete="off"><ul id="site-search-results" hidden></ul></span></header><script src="${up}assets/search.js" defer></script>`;
+/** The site's icon (a local file: without it browsers ask for /favicon.ico). */
+export const icon = (up) => `<link rel="icon" href="${up}assets/favicon.svg" type="image/svg+xml">`;
 export const page = (title, up, body) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)} — Hosting Platform Management API v1</title><style>${STYLE}</style></head><body>${header(up)}${body}</body></html>\n`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)} — Hosting Platform Management API v1</title>${icon(up)}<style>${STYLE}</style></head><body>${header(up)}${body}</body></html>\n`;
 
 /** The guides of a folder, in file order: { slug, title, summary, markdown }. */
 export function readGuides(dir) {
@@ -100,10 +103,6 @@ export function buildGuides({ guidesDir, out, root, gate }) {
   const list = guides.map((g) => `<li>${link(g)} — ${esc(g.summary)}</li>`).join('');
   put('guides/index.html', page('Guides', '../', `<main class="guide"><h1>Guides</h1><ul>${list}</ul></main>`));
   put('changelog.html', page('Changelog', '', `<main class="guide">${marked.parse(changelog(root, gate))}</main>`));
-  // The reference shares the header: Redoc's page gets it as its first element.
-  const html = readFileSync(join(out, 'index.html'), 'utf8');
-  if (!html.includes('<header class="site">'))
-    put('index.html', html.replace(/<body([^>]*)>/, `<body$1><style>${HEADER_STYLE}</style>${header('')}`));
   const llms = readFileSync(join(out, 'llms.txt'), 'utf8').replace(/\n## Guides\n[\s\S]*$/, '');
   const lines = guides.map((g) => `- [${g.title}](guides/${g.slug}.md): ${g.summary}`).join('\n');
   put('llms.txt', `${llms.trimEnd()}\n\n## Guides\n\n${lines}\n`);

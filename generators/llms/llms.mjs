@@ -46,7 +46,7 @@ function fieldRows(schema = {}) {
 export function operationMarkdown(op) {
   const lines = [`# ${op.operationId}: ${op.summary}`, '', `\`${op.method.toUpperCase()} ${op.path}\``, ''];
   lines.push(
-    `Base URL: \`${op.baseUrl}\`. ${op.requiresToken ? `Needs a bearer token (scopes: ${op.scopes.join(', ') || 'none named'}).` : 'Needs no token.'}`,
+    `${op.outsideV1 ? 'Auth URL: `{auth_url}`, the root that serves the token operations' : "Base URL: `{base_url}`, your account's versioned base address"}. The API documentation does not name its host, so the examples use the placeholder \`${op.baseUrl}\`; the local sandbox (\`pnpm start\`) answers at \`http://127.0.0.1:4011${op.outsideV1 ? '' : '/v1'}\`. ${op.requiresToken ? `Needs a bearer token (scopes: ${op.scopes.join(', ') || 'none named'}).` : 'Needs no token.'}`,
     '',
   );
   if (op.operation.description) lines.push(op.operation.description.trim(), '');

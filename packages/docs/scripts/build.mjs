@@ -6,7 +6,7 @@
 // from guides/ and the changesets, an HTML page per operation with Try it (dist/operations/), and
 // one search over guides and operations: every page under one header.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ const dist = join(pkgDir, 'dist');
 const specPath = join(root, 'spec/dist/openapi.json');
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log(`Usage: pnpm docs   (or: node packages/docs/scripts/build.mjs)
+  console.log(`Usage: pnpm run docs   (or: node packages/docs/scripts/build.mjs)
 
 Reads spec/dist/openapi.json and writes packages/docs/dist/{openapi.json,samples.ts,llms.txt,operations/*.md,index.html}.`);
   process.exit(0);
@@ -52,11 +52,16 @@ run(process.execPath, [
 // For AI assistants: llms.txt at the root and one Markdown page per operation (dist/operations/).
 run(process.execPath, [join(root, 'generators/llms/llms.mjs'), '--spec', specPath, '--out', dist]);
 
-const redocly = createRequire(join(pkgDir, 'package.json')).resolve('@redocly/cli/bin/cli.js');
+// The reference: Redoc renders a copy whose operations link to their Try it pages
+// (generators/portal/reference.mjs); its page then joins the site (header, search, no CDN).
+const reference = join(root, 'generators/portal/reference.mjs');
+run(process.execPath, [reference, '--spec', join(dist, 'openapi.json'), '--out', join(dist, 'reference.json')]);
+const require = createRequire(join(pkgDir, 'package.json'));
+const redocly = require.resolve('@redocly/cli/bin/cli.js');
 run(process.execPath, [
   redocly,
   'build-docs',
-  'dist/openapi.json',
+  'dist/reference.json',
   '--inlineBundle',
   '--config',
   'redocly.yaml',
@@ -65,6 +70,7 @@ run(process.execPath, [
   '-o',
   'dist/index.html',
 ]);
+run(process.execPath, [reference, '--html', join(dist, 'index.html')]);
 
 // The breaking-change gate's verdict on the spec against its last release (a git tag; --no-npm
 // keeps the build offline), for the changelog. Exit 1 (an uncovered breaking change) is reported
@@ -100,6 +106,9 @@ run(process.execPath, [
   join(pkgDir, 'guides'),
 ]);
 cpSync(join(pkgDir, 'assets'), join(dist, 'assets'), { recursive: true });
+// The search's engine, MiniSearch's browser build (search.js loads it on first use).
+cpSync(join(dirname(require.resolve('minisearch')), '../umd/index.js'), join(dist, 'assets/minisearch.js'));
+rmSync(join(dist, 'reference.json'));
 
 const kib = (statSync(join(dist, 'index.html')).size / 1024).toFixed(0);
 console.log(

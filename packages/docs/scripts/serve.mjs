@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Serves the built portal (dist/) on localhost, with a sandbox beside it for the operation pages'
-// Try it (@hosting-api/sandbox, frozen clock, CORS for this origin only; --no-sandbox to leave it
-// out). Pages learn where it is at /__docs/sandbox.json.
+// Serves the built portal (dist/) on localhost, with a sandbox beside it to point the operation
+// pages' Try it at (@hosting-api/sandbox, frozen clock, CORS for this origin only; --no-sandbox to
+// leave it out). Try it shows its addresses and test client, from /__docs/sandbox.json.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -12,8 +12,8 @@ const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
   console.log(`Usage: pnpm docs:serve [--port <n>] [--no-sandbox]   (default port: $PORT or 8080)
 
-Serves packages/docs/dist (built by \`pnpm docs\`) at http://127.0.0.1:<port>/, and starts a
-sandbox (sandbox-client / sandbox-secret) that the operation pages' Try it sends requests to.`);
+Serves packages/docs/dist (built by \`pnpm run docs\`) at http://127.0.0.1:<port>/, and starts a
+sandbox (client sandbox-client / sandbox-secret) to type into the operation pages' Try it.`);
   process.exit(0);
 }
 const portArg = args.indexOf('--port');
@@ -23,7 +23,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 if (!existsSync(join(dist, 'index.html'))) {
-  console.error('docs:serve: packages/docs/dist/index.html not found. Build the portal first: pnpm docs');
+  console.error('docs:serve: packages/docs/dist/index.html not found. Build the portal first: pnpm run docs');
   process.exit(1);
 }
 
@@ -34,6 +34,7 @@ const types = {
   '.json': 'application/json',
   '.md': 'text/markdown; charset=utf-8',
   '.png': 'image/png',
+  '.svg': 'image/svg+xml',
   '.ts': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };

@@ -1,4 +1,4 @@
-// The built guides, changelog and shared header (pnpm docs, generators/guides/guides.mjs): every
+// The built guides, changelog and shared header (pnpm run docs, generators/guides/guides.mjs): every
 // guide built and listed, no broken internal link or anchor anywhere in the site, every page under
 // one header, the guides saying what the spec says (message texts, state values), diagrams drawn
 // at build time.
@@ -8,6 +8,8 @@ import { loadModel } from '@hosting-api/openapi/model';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs script without types
 import { readGuides, stateDiagram } from '../../../generators/guides/guides.mjs';
+// @ts-expect-error plain .mjs script without types
+import { referenceSpec } from '../../../generators/portal/reference.mjs';
 
 const dist = join(import.meta.dirname, '../dist');
 const spec = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8'));
@@ -39,6 +41,8 @@ describe('the guides', () => {
         const [file, anchor] = href!.split('#');
         // Redoc's own links (#tag/…, /section/…, /sites) are routes its script handles, not files.
         if (page === 'index.html' && (!file || file.startsWith('/'))) continue;
+        // An operation page's link into the reference: a Redoc route (#/tag/operationid), not an id.
+        if (file?.endsWith('index.html') && anchor?.startsWith('/')) continue;
         const target = file ? join(dirname(join(dist, page)), file) : join(dist, page);
         if (!existsSync(target)) broken.push(`${page}: ${href} (no such file)`);
         else if (anchor && !readFileSync(target, 'utf8').includes(`id="${anchor}"`))
@@ -112,5 +116,67 @@ describe('the guides', () => {
     const index = JSON.parse(read('assets/search-index.js').replace(/^window\.SEARCH_INDEX = |;\n$/g, ''));
     expect(index.filter((e: { kind: string }) => e.kind === 'Operation')).toHaveLength(operations.length);
     expect(index.filter((e: { kind: string }) => e.kind === 'Guide')).toHaveLength(guides.length);
+    // The reference's introduction, section by section, and the full text of every page.
+    const sections = index
+      .filter((e: { kind: string }) => e.kind === 'Reference')
+      .map((e: { title: string }) => e.title);
+    expect(sections).toEqual(expect.arrayContaining(['Pagination', 'Authentication', 'Errors', 'Limits']));
+    const text = (url: string) => index.find((e: { url: string }) => e.url === url)?.text ?? '';
+    expect(text('guides/pagination.html')).toContain('per_page');
+    expect(text('operations/createAccessToken.html')).toContain('expires_in');
+  });
+
+  it('links every operation of the reference to its Try it, which asks first where the request is destructive', () => {
+    const reference = read('index.html');
+    const destructive: string[] = [];
+    for (const [path, item] of Object.entries(spec.paths as Record<string, Record<string, Record<string, unknown>>>))
+      for (const [method, op] of Object.entries(item)) {
+        if (typeof op?.operationId !== 'string') continue;
+        expect(reference.includes(`operations/${op.operationId}.html`), `${method} ${path}: no Try it link`).toBe(true);
+        const html = read(`operations/${op.operationId}.html`);
+        const request = JSON.parse(/id="example-request">(.*?)<\/script>/s.exec(html)![1]!);
+        expect(request.destructive, op.operationId).toBe(method === 'delete' || op['x-destructive'] === true);
+        if (request.destructive) destructive.push(op.operationId);
+      }
+    expect(destructive.length).toBeGreaterThan(10);
+  });
+
+  it("marks a restore the spec calls x-destructive in the reference's Try it link, as a DELETE", () => {
+    const doc = referenceSpec({
+      servers: [
+        { url: 'https://{h}/v1', description: 'The base (`{base_url}`).', variables: { h: { description: '`x`' } } },
+      ],
+      paths: {
+        '/r': {
+          post: { operationId: 'restore', 'x-destructive': true },
+          get: { operationId: 'look', description: 'Reads.' },
+        },
+        '/d': { delete: { operationId: 'remove' } },
+      },
+    });
+    expect(doc.servers[0].description).toBe('The base ({base_url}).');
+    expect(doc.servers[0].variables.h.description).toBe('x');
+    expect(doc.paths['/r'].post.description).toMatch(
+      /^\[Try it[^\]]*\]\(operations\/restore\.html\) \(it asks before sending/,
+    );
+    expect(doc.paths['/d'].delete.description).toContain('(it asks before sending');
+    expect(doc.paths['/r'].get.description).toBe(
+      '[Try it: send this request with your own credentials](operations/look.html)\n\nReads.',
+    );
+  });
+
+  it("shows no raw Markdown in the reference's servers, and loads nothing from a CDN", () => {
+    const reference = read('index.html');
+    expect(reference.includes('cdn.redoc.ly/redoc/logo'), 'a CDN address').toBe(false);
+    expect(reference.includes('rel="icon" href="assets/favicon.svg"'), 'the icon').toBe(true);
+    const paths = Object.values(spec.paths as Record<string, { servers?: unknown[] }>);
+    const servers = [...spec.servers, ...paths.flatMap((item) => item.servers ?? [])] as { description: string }[];
+    expect(servers.length).toBeGreaterThan(2);
+    for (const server of servers) {
+      const shown = server.description.replace(/`([^`]*)`/g, '$1');
+      expect(reference).toContain(JSON.stringify(shown).slice(1, -1));
+      if (shown !== server.description)
+        expect(reference).not.toContain(JSON.stringify(server.description).slice(1, -1));
+    }
   });
 });

@@ -47,5 +47,9 @@ describe('llms.txt and the operation pages', () => {
       /## Errors\n\n\| status \| message \|\n\|---\|---\|\n\| 400 \| There was a problem processing your request\. \|/,
     );
     expect(page).toMatch(/\| 401 \| Unauthorized \|/);
+    // The example host is named for what it is: a placeholder for {base_url}.
+    expect(page).toContain(
+      "Base URL: `{base_url}`, your account's versioned base address. The API documentation does not name its host, so the examples use the placeholder `https://api.hosting.invalid/v1`",
+    );
   });
 });

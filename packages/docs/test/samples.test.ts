@@ -32,7 +32,7 @@ describe('generated TypeScript samples', () => {
   });
 
   it('type-check against the built client (tsc --noEmit)', () => {
-    expect(existsSync(samples), 'dist/samples.ts is missing: run pnpm docs').toBe(true);
+    expect(existsSync(samples), 'dist/samples.ts is missing: run pnpm run docs').toBe(true);
     expect(
       existsSync(join(pkgDir, 'node_modules/@hosting-api/client/dist/index.d.ts')),
       'the client is not built: pnpm turbo run build --filter=@hosting-api/client',
