@@ -12,6 +12,7 @@ const {
   pathParamsOf,
   readAll,
   otherValue,
+  sendCreate,
   valueAt,
   fail,
   pass,
@@ -29,9 +30,9 @@ async function checkCreated(ctx, op, effect) {
   const read = effect.read && opById(ctx, effect.read);
   const list = effect.list && opById(ctx, effect.list);
   const schema = jsonBodyOf(op)?.schema?.properties ?? {};
-  const body = { ...(exampleOf(jsonBodyOf(op)) ?? {}) };
+  let body = { ...(exampleOf(jsonBodyOf(op)) ?? {}) };
   for (const f of Object.keys(effect.fields ?? {})) body[f] = otherValue(schema[f], body[f], 'created');
-  const req = ctx.request(op, { body });
+  let req = ctx.request(op, { body });
   const params = pathParamsOf(op, req);
   let res;
   const linkParams = (target) => {
@@ -44,9 +45,9 @@ async function checkCreated(ctx, op, effect) {
   // Without an id in the answer (match), the new item is the one the list did not hold before.
   const listPath = list && (linkParams(list) ?? params);
   const before = effect.match && list ? await readAll(ctx, list, { path: listPath }) : undefined;
-  res = await ctx.send(req);
+  ({ req, res, body } = await sendCreate(ctx, op, body));
   if (!/^2/.test(String(res.status)))
-    return skip(effect, `${op.operationId} with the spec's example answered ${res.status}`);
+    return skip(effect, `${op.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}`);
   const cleanups = [];
   try {
     let id;

@@ -127,6 +127,34 @@ function producerOf(model, op) {
 }
 
 /**
+ * The example's free-text fields made unique (a suffix; before a URL's file extension), for a
+ * create that refuses a second resource with the example's name or path.
+ */
+function uniqueBody(create, body) {
+  const props = jsonBodyOf(create)?.schema?.properties ?? {};
+  const tag = `g${Date.now().toString(36).slice(-6)}`;
+  const out = { ...body };
+  for (const [name, value] of Object.entries(body ?? {})) {
+    const schema = props[name] ?? {};
+    if (typeof value !== 'string' || schema.enum || value.includes('@')) continue;
+    if (/^https?:\/\//.test(value)) out[name] = value.replace(/(\.[a-z0-9]+)?$/i, `-${tag}$1`);
+    else if (!(schema.examples ?? []).includes(value)) out[name] = `${value}-${tag}`;
+  }
+  return out;
+}
+
+/** Sends a create with `body`; a 4xx is tried once more with the free-text fields made unique. */
+async function sendCreate(ctx, create, body) {
+  let req = ctx.request(create, { body });
+  let res = await ctx.send(req);
+  if (res.status >= 400 && res.status < 500 && body && typeof body === 'object') {
+    req = ctx.request(create, { body: uniqueBody(create, body) });
+    res = await ctx.send(req);
+  }
+  return { req, res, body: req.body === undefined ? undefined : JSON.parse(req.body) };
+}
+
+/**
  * A new resource for `op` to work on, made by the run: the create that links to `op` is sent with
  * its example body (and `body` over it), the link's parameters give `op`'s path. `cleanup()` deletes
  * it through the create's link to a delete. Returns { path, created, answer, cleanup } or { reason }.
@@ -136,10 +164,9 @@ async function provide(ctx, op, { body } = {}) {
   if (!found) return { reason: `no create links to ${op.operationId}: nothing the run can make for it` };
   if (!ctx.allowWrites) return { reason: 'makes a resource; give --allow-writes to run it' };
   const { create, link } = found;
-  const req = ctx.request(create, { body: { ...(exampleOf(jsonBodyOf(create)) ?? {}), ...(body ?? {}) } });
-  const res = await ctx.send(req);
+  const { req, res } = await sendCreate(ctx, create, { ...(exampleOf(jsonBodyOf(create)) ?? {}), ...(body ?? {}) });
   if (!/^2/.test(String(res.status)))
-    return { reason: `${create.operationId} with the spec's example answered ${res.status}` };
+    return { reason: `${create.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}` };
   const params = pathParamsOf(create, req);
   const path = Object.fromEntries(
     Object.entries(link.parameters).map(([name, expr]) => [name, evaluate(expr, { params, json: res.json })]),
@@ -205,5 +232,7 @@ module.exports = {
   evaluate,
   producerOf,
   provide,
+  sendCreate,
+  uniqueBody,
   otherValue,
 };
