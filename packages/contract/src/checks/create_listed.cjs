@@ -47,7 +47,10 @@ async function checkCreated(ctx, op, effect) {
   const before = effect.match && list ? await readAll(ctx, list, { path: listPath }) : undefined;
   ({ req, res, body } = await sendCreate(ctx, op, body));
   if (!/^2/.test(String(res.status)))
-    return skip(effect, `${op.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}`);
+    return skip(
+      effect,
+      `${op.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}`,
+    );
   const cleanups = [];
   try {
     let id;

@@ -33,7 +33,9 @@ async function provideByList(ctx, op, list) {
   const res = await ctx.send(ctx.request(create, { path, body: exampleOf(jsonBodyOf(create)) }));
   // (a create refused as a duplicate is not retried here: the list must grow by exactly one.)
   if (!/^2/.test(String(res.status)))
-    return { reason: `${create.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}` };
+    return {
+      reason: `${create.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}`,
+    };
   const after = await readAll(ctx, list, { path });
   const known = new Set(before.items.map(keyOf));
   const fresh = after.items.filter((i) => !known.has(keyOf(i)) && i?.id !== undefined);

@@ -166,7 +166,9 @@ async function provide(ctx, op, { body } = {}) {
   const { create, link } = found;
   const { req, res } = await sendCreate(ctx, create, { ...(exampleOf(jsonBodyOf(create)) ?? {}), ...(body ?? {}) });
   if (!/^2/.test(String(res.status)))
-    return { reason: `${create.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}` };
+    return {
+      reason: `${create.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}`,
+    };
   const params = pathParamsOf(create, req);
   const path = Object.fromEntries(
     Object.entries(link.parameters).map(([name, expr]) => [name, evaluate(expr, { params, json: res.json })]),

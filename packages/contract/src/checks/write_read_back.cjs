@@ -83,9 +83,9 @@ async function valuesEffect(ctx, op, effect) {
   const target = await targetOf(ctx, op, effect, { restorable: Boolean(undo) });
   if (target.reason) return skip(effect, target.reason);
   const path = target.path;
+  const fields = Object.entries(effect.values ?? {});
+  const before = {};
   try {
-    const fields = Object.entries(effect.values ?? {});
-    const before = {};
     for (const [f] of fields) before[f] = (await readField(ctx, read, path, f)).value;
     const req = ctx.request(op, { path, body: exampleOf(jsonBodyOf(op)) });
     const res = await ctx.send(req);
@@ -98,18 +98,20 @@ async function valuesEffect(ctx, op, effect) {
           return fail(
             effect,
             `after ${op.operationId}${time === 2 ? ' twice (a set, not a toggle)' : ''}, ${read.operationId} reads ${f} ${JSON.stringify(got)}, expected ${JSON.stringify(value)}`,
-            {
-              request: req,
-              expected: JSON.stringify(value),
-              actual: JSON.stringify(got),
-            },
+            { request: req, expected: JSON.stringify(value), actual: JSON.stringify(got) },
           );
       }
     }
-    if (undo && ctx.live && fields.some(([f, v]) => before[f] !== v))
-      await ctx.send(ctx.request(undo, { path, body: exampleOf(jsonBodyOf(undo)) }));
     return pass(effect);
   } finally {
+    // Set back what the run did not make: the write itself or its undo gives the value it had.
+    if (!target.created && ctx.live)
+      for (const [f, value] of fields) {
+        const now = (await readField(ctx, read, path, f)).value;
+        if (now === before[f] || before[f] === undefined) continue;
+        const back = before[f] === value ? op : undo;
+        if (back) await ctx.send(ctx.request(back, { path, body: exampleOf(jsonBodyOf(back)) }));
+      }
     await target.cleanup?.();
   }
 }
