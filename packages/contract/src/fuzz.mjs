@@ -676,8 +676,6 @@ async function statementCheck(check, op) {
 
 for (const op of sorted) {
   await reset();
-  for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
-  await reset();
   await guarded('ignored_auth', op, ignoredAuth);
   await guarded('filter_semantics', op, filterSemantics);
   if (isRead(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
@@ -685,6 +683,8 @@ for (const op of sorted) {
   await guarded('ensure_resource_availability', op, ensureResourceAvailability);
   await guarded('positive_data_acceptance', op, positiveDataAcceptance);
   await guarded('use_after_delete', op, useAfterDelete);
+  await reset();
+  for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
 }
 // The token operations are served outside /v1 and are not fuzzed; their statements are checked.
 for (const op of model.tokenOperations.filter((o) => !only.length || only.includes(o.operationId)))
