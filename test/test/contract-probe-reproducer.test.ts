@@ -81,6 +81,9 @@ it('reports the status the probe got, and its reproducer sends the garbage token
   expect(code, output).toBe(1);
   const cases: { name: string; check: string; outcome: string; expected: unknown; actual: unknown; curl?: string }[] =
     JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).checks;
+  // Every case carries its check (a passing transaction: the response checks, the schema last).
+  expect(cases.filter((c) => !c.check)).toEqual([]);
+  expect(output).toMatch(/Coverage: documented responses \d+(\.\d+)?%/);
   const probe = cases.find((c) => c.outcome === 'failed')!;
   expect(probe).toMatchObject({ check: 'ignored_auth', expected: '401', actual: 200 });
   expect(probe.curl).toMatch(/-H 'Authorization: Bearer garbage-[a-z0-9]+'/);

@@ -185,9 +185,7 @@ describe('the behaviour statement checks against a drifting server', () => {
 
   it('fails each drift in its own check and operation, and nothing else', () => {
     expect(run.code, run.output + run.stderr).toBe(1);
-    const failed = [
-      ...new Set(checks.filter((c) => c.outcome === 'failed').map((c) => `${c.check} ${c.operation}`)),
-    ];
+    const failed = [...new Set(checks.filter((c) => c.outcome === 'failed').map((c) => `${c.check} ${c.operation}`))];
     const statementCases = checks.filter((c) => STATEMENT_CHECKS.includes(c.check!) && c.outcome !== 'failed');
     expect(failed.sort(), JSON.stringify(statementCases, null, 1)).toEqual(
       [
@@ -217,6 +215,12 @@ describe('the behaviour statement checks against a drifting server', () => {
     const order = checks.find((c) => c.check === 'list_order' && c.outcome === 'failed')!;
     expect(order.failures![0]!.message).toContain('"favorites first" does not hold');
     expect(run.output).toMatch(/Behaviour statements exercised: \d+ of \d+ \(/);
+    expect(run.output).toMatch(/Coverage: behaviour statements \d+(\.\d+)?%/);
+    const report = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
+    expect(report.coverage.fuzz.statements).toMatchObject({
+      statements: expect.any(Number),
+      percent: expect.any(Number),
+    });
   });
 
   it('gives reproducers that replay the failure: a wrong secret shown as sent, the real one never', async () => {
