@@ -18,7 +18,7 @@ async function readField(ctx, read, path, field) {
 }
 
 /** The resource to write to: one the run makes, else (sandbox, or with a way back) the spec's examples. */
-async function targetOf(ctx, op, effect, { restorable }) {
+async function targetOf(ctx, op, { restorable }) {
   if (!ctx.allowWrites) return { reason: 'changes the target; give --allow-writes to run it' };
   const made = await provide(ctx, op);
   if (made.path) return made;
@@ -35,7 +35,7 @@ async function fieldsEffect(ctx, op, effect) {
   const names = Object.keys(effect.fields ?? {}).filter((f) => f in example);
   const chosen = names.length ? names : Object.keys(effect.fields ?? {});
   const restorable = op.method === 'put';
-  const target = await targetOf(ctx, op, effect, { restorable });
+  const target = await targetOf(ctx, op, { restorable });
   if (target.reason) return skip(effect, target.reason);
   const path = target.path;
   try {
@@ -80,7 +80,7 @@ async function valuesEffect(ctx, op, effect) {
   const read = readOp(ctx, effect.read);
   if (!read) return skip(effect, `no operation ${effect.read} to read the effect with`);
   const undo = effect.undo && readOp(ctx, effect.undo);
-  const target = await targetOf(ctx, op, effect, { restorable: Boolean(undo) });
+  const target = await targetOf(ctx, op, { restorable: Boolean(undo) });
   if (target.reason) return skip(effect, target.reason);
   const path = target.path;
   const fields = Object.entries(effect.values ?? {});
@@ -118,7 +118,7 @@ async function valuesEffect(ctx, op, effect) {
 
 async function toggleEffect(ctx, op, effect) {
   // Two calls set it back: a toggle can run on what the run did not make.
-  const target = await targetOf(ctx, op, effect, { restorable: true });
+  const target = await targetOf(ctx, op, { restorable: true });
   if (target.reason) return skip(effect, target.reason);
   const path = target.path;
   const read = effect.read && readOp(ctx, effect.read);
