@@ -221,6 +221,43 @@ function otherValue(schema = {}, current, tag = 'gate', example = undefined) {
   return `${tag}-check-${letters()}`;
 }
 
+/**
+ * Makes `count` more items of a list through the creates whose response links to it (mu-plugins),
+ * for a check that needs more than the target holds. Returns { made, cleanup }.
+ */
+async function addItems(ctx, list, count) {
+  const creates = ctx.model.operations.filter((o) => (o.links ?? []).some((l) => l.operationId === list.operationId));
+  const cleanups = [];
+  let made = 0;
+  if (ctx.allowWrites)
+    for (const create of creates.filter((c) => !c.path.includes('{')).slice(0, 1))
+      for (let i = 0; i < count; i++) {
+        const { req, res } = await sendCreate(ctx, create, uniqueBody(create, exampleOf(jsonBodyOf(create)) ?? {}));
+        if (!/^2/.test(String(res.status))) break;
+        made++;
+        const params = pathParamsOf(create, req);
+        const remover = (create.links ?? [])
+          .map((l) => ({ l, target: ctx.model.operations.find((o) => o.operationId === l.operationId) }))
+          .find(({ target }) => target?.method === 'delete');
+        if (remover)
+          cleanups.push(() =>
+            ctx.send(
+              ctx.request(remover.target, {
+                path: Object.fromEntries(
+                  Object.entries(remover.l.parameters).map(([n, e]) => [n, evaluate(e, { params, json: res.json })]),
+                ),
+              }),
+            ),
+          );
+      }
+  return {
+    made,
+    async cleanup() {
+      for (const c of cleanups) await c().catch(() => undefined);
+    },
+  };
+}
+
 module.exports = {
   valueAt,
   itemsOf,
@@ -240,6 +277,7 @@ module.exports = {
   evaluate,
   producerOf,
   provide,
+  addItems,
   sendCreate,
   uniqueBody,
   otherValue,
