@@ -17,9 +17,84 @@ function uniqueClientMethod() {
   };
 }
 
+// Behaviour statements (CONVENTIONS.md): a list or search states its order (`x-list.order`, or
+// `silent` where the documentation says none) and a write states its effect on reads (`x-effects`,
+// or `silent`); each statement uses the kinds the checks know.
+const LIST_KINDS_ORDER = ['asc', 'desc'];
+const EFFECT_KINDS = ['created', 'updated', 'deleted', 'set', 'toggle', 'queued', 'credentials', 'revoked'];
+const OPERATORS = ['equals', 'contains', 'equals-or-contains'];
+const UNITS = ['seconds', 'epoch-seconds', 'GiB', 'utc-milliseconds'];
+const isList = (id) => /^(list|search)[A-Z]/.test(id ?? '');
+const isWrite = (method, id) =>
+  ['post', 'put', 'patch', 'delete'].includes(method) && !/^(search|validate|query)[A-Z]/.test(id ?? '');
+
+function behaviourStatements() {
+  return {
+    // Operations of `paths` only: a webhook is not called by a client.
+    Paths: { PathItem: { Operation: checkOperation } },
+    Schema(schema, { report, location }) {
+      const unit = schema?.['x-unit'];
+      if (unit !== undefined && !UNITS.includes(unit))
+        report({ message: `x-unit is one of ${UNITS.join(', ')}.`, location: location.child('x-unit') });
+    },
+  };
+  function checkOperation(operation, { report, location, key }) {
+    const id = operation.operationId;
+    const list = operation['x-list'];
+    if (isList(id)) {
+      if (!list || list.order === undefined)
+        report({
+          message: `${id} is a list: state its documented order in x-list.order (or order: silent where the documentation states none; see spec/CONVENTIONS.md).`,
+          location: location.key(),
+        });
+      else if (list.order !== 'silent' && !Array.isArray(list.order))
+        report({
+          message: 'x-list.order is a list of {field, direction} or silent.',
+          location: location.child(['x-list', 'order']),
+        });
+      else if (Array.isArray(list.order))
+        list.order.forEach((o, i) => {
+          if (!LIST_KINDS_ORDER.includes(o?.direction))
+            report({
+              message: 'An order statement has direction asc or desc.',
+              location: location.child(['x-list', 'order', i]),
+            });
+        });
+      (list?.filters ?? []).forEach((f, i) => {
+        if (!f?.field || !OPERATORS.includes(f.operator) || !(f.query || f.body))
+          report({
+            message: `A filter statement has field, operator (${OPERATORS.join(', ')}) and the query or body that applies it.`,
+            location: location.child(['x-list', 'filters', i]),
+          });
+      });
+    }
+    if (isWrite(key, id)) {
+      const effects = operation['x-effects'];
+      if (effects === undefined)
+        report({
+          message: `${id} is a write: state its effect on the reads in x-effects (or x-effects: silent where the documentation states none; see spec/CONVENTIONS.md).`,
+          location: location.key(),
+        });
+      else if (effects !== 'silent' && !(Array.isArray(effects) && effects.length))
+        report({
+          message: 'x-effects is a non-empty list of effects or silent.',
+          location: location.child('x-effects'),
+        });
+      else if (Array.isArray(effects))
+        effects.forEach((e, i) => {
+          if (!EFFECT_KINDS.includes(e?.kind))
+            report({
+              message: `An effect's kind is one of ${EFFECT_KINDS.join(', ')}.`,
+              location: location.child(['x-effects', i]),
+            });
+        });
+    }
+  }
+}
+
 export default function hostingApiPlugin() {
   return {
     id: 'hosting-api',
-    rules: { oas3: { 'unique-client-method': uniqueClientMethod } },
+    rules: { oas3: { 'unique-client-method': uniqueClientMethod, 'behaviour-statements': behaviourStatements } },
   };
 }

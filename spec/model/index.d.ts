@@ -49,6 +49,33 @@ export interface Operation {
   /** The operation object and its path item as in the bundle (`$ref`s kept). */
   bundled: Json;
   bundledPathItem: Json;
+  /** A list's statements (`x-list`): where its items are, its order (or one silent statement), filters, search, paging. */
+  list?: {
+    items: string;
+    order: Statement | Statement[];
+    filters: Statement[];
+    search?: Statement;
+    paging?: Statement;
+  };
+  /** A write's effects on reads (`x-effects`); one statement of kind `effect` with `silent` where none is stated. */
+  effects?: Statement[];
+  /** The links of its success response: which operation its answer feeds, with which parameters. */
+  links: { name: string; operationId: string; parameters: Record<string, string>; source: string }[];
+}
+
+/**
+ * A behaviour statement (CONVENTIONS.md, "Behaviour statements"): its kind (`order`, `filter`,
+ * `search`, `paging`, `created`, `updated`, `deleted`, `set`, `toggle`, `queued`, `credentials`,
+ * `revoked`, `unit`, or `order`/`effect` with `silent`), what it states (its fields as written),
+ * its JSON pointer in the bundle and its source, `spec/<file>:<line>`.
+ */
+export interface Statement {
+  kind: string;
+  operationId?: string;
+  silent?: boolean;
+  pointer: string;
+  source: string;
+  [field: string]: Json;
 }
 
 export interface SpecModel {
@@ -87,6 +114,12 @@ export interface SpecModel {
   messages: Record<string, string>;
   /** The `message` of a success (the `Message` schema's example: `Success`). */
   successMessage: string | undefined;
+  /** Every behaviour statement of the document. */
+  statements: Statement[];
+  /** The statement written at a JSON pointer of the bundle (an `x-unit` node, ...). */
+  statementAt(pointer: string): Statement | undefined;
+  /** The unit the document states for values of a format (`date-time` → `utc-milliseconds`). */
+  unitOfFormat(format: string): Statement | undefined;
 }
 
 /** Path of this package's bundled spec (`dist/openapi.json`). */
@@ -95,5 +128,5 @@ export declare function specPath(): string;
 export declare function serverUrl(server: Json): string;
 /** Reads a bundled spec (JSON or YAML file, default `specPath()`, or a document) and dereferences it. */
 export declare function loadModel(source?: string | Json): Promise<SpecModel>;
-/** The model of a bundled document and its dereferenced copy (what loadModel does after reading). */
-export declare function buildModel(document: Json, dereferenced: Json): SpecModel;
+/** The model of a bundled document and its dereferenced copy (what loadModel does after reading); `sources` maps statement pointers to `spec/<file>:<line>`. */
+export declare function buildModel(document: Json, dereferenced: Json, sources?: Record<string, string>): SpecModel;

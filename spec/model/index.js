@@ -3,8 +3,9 @@
 // operations are token operations served outside /v1, the auth root, the shared message texts).
 // Nothing here is a hand-kept list: every fact is read from the document.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bundle, createConfig, parseYaml, Source } from '@redocly/openapi-core';
+import { readStatements } from './statements.js';
 
 export { resolveTarget, TargetError, VERSION_PATH } from './target.js';
 
@@ -58,11 +59,20 @@ export async function loadModel(source = specPath()) {
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length)
     throw new Error(`the spec cannot be dereferenced:\n  - ${errors.map((p) => p.message).join('\n  - ')}`);
-  return buildModel(document, result.parsed);
+  // Where the spec's behaviour statements are written (dist/sources.json, made by `bundle`).
+  let sources = {};
+  if (typeof source === 'string')
+    try {
+      sources = JSON.parse(readFileSync(join(dirname(source), 'sources.json'), 'utf8'));
+    } catch {}
+  return buildModel(document, result.parsed, sources);
 }
 
-/** The model of a bundled document and its dereferenced copy. */
-export function buildModel(document, dereferenced) {
+/**
+ * The model of a bundled document and its dereferenced copy; `sources` maps a statement's JSON
+ * pointer to `spec/<file>:<line>` (without it, statements cite their pointer).
+ */
+export function buildModel(document, dereferenced, sources = {}) {
   const rootServers = dereferenced.servers ?? [];
   const operations = [];
   for (const [path, item] of Object.entries(dereferenced.paths ?? {})) {
@@ -126,9 +136,11 @@ export function buildModel(document, dereferenced) {
     const example = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
     if (typeof example?.message === 'string') messages[name] = example.message;
   }
+  const behaviour = readStatements(document, operations, sources);
   return {
     document,
     dereferenced,
+    ...behaviour,
     follow(node) {
       for (let seen = 0; typeof node?.$ref === 'string'; seen++) {
         if (!node.$ref.startsWith('#/') || seen > 20) throw new Error(`cannot follow $ref ${node.$ref}`);

@@ -26,6 +26,11 @@ const fixture = {
     '/c': { get: op({ operationId: 'getC', 'x-client-method': 'get' }) },
     '/d': { get: op({ operationId: 'getD' }) },
     '/e': { get: op({ 'x-client-method': 'e.get' }) },
+    '/g': {
+      get: op({ operationId: 'listG', 'x-client-method': 'g.list' }),
+      post: op({ operationId: 'createG', 'x-client-method': 'g.create', 'x-list': { order: 'silent' } }),
+      put: op({ operationId: 'updateG', 'x-client-method': 'g.update', 'x-effects': [{ kind: 'flipped' }] }),
+    },
     '/f/{id}': {
       get: op({
         operationId: 'getF',
@@ -48,6 +53,11 @@ it('reports every spec problem the client generator leaves to lint, with what to
       expect.stringMatching(/^#\/paths\/~1e\/get\/operationId operation-operationId: /),
       expect.stringMatching(/^#\/paths\/~1f~1\{id\}\/get\/parameters path-parameters-defined: .*`\{id\}`/),
       expect.stringMatching(/^#\/paths\/~1f~1\{id\}\/get\/responses operation-2xx-response: .*2XX/),
+      '#/paths/~1g/get hosting-api/behaviour-statements: listG is a list: state its documented order in x-list.order (or order: silent where the documentation states none; see spec/CONVENTIONS.md).',
+      '#/paths/~1g/post hosting-api/behaviour-statements: createG is a write: state its effect on the reads in x-effects (or x-effects: silent where the documentation states none; see spec/CONVENTIONS.md).',
+      expect.stringMatching(
+        /^#\/paths\/~1g\/put\/x-effects\/0 hosting-api\/behaviour-statements: An effect's kind is one of created, /,
+      ),
     ]),
   );
   expect(problems.every((p) => p.severity === 'error')).toBe(true);

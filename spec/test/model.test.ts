@@ -1,5 +1,5 @@
 // The spec model (model/index.js): what it reads from a document, on small fixtures and on the spec.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -179,5 +179,60 @@ describe('the spec model on the bundled spec', () => {
     expect(m.messages.BadRequest).toBe('There was a problem processing your request.');
     expect(m.messages.NotFound).toBe('We could not locate the requested resources.');
     expect(m.successMessage).toBe('Success');
+  });
+
+  it('reads the behaviour statements, each with the spec file and line it is written on', async () => {
+    const m = await loadModel();
+    const lineOf = (source: string) => {
+      const [, file, line] = source.match(/^spec\/(.+):(\d+)$/)!;
+      return readFileSync(join(import.meta.dirname, '..', file!), 'utf8').split('\n')[Number(line) - 1];
+    };
+    const alerts = m.operation('listAlerts').list!;
+    expect(alerts.order).toEqual([expect.objectContaining({ kind: 'order', field: 'created_at', direction: 'desc' })]);
+    const order = (alerts.order as { source: string }[])[0]!;
+    expect(lineOf(order.source)).toContain('newest first');
+    expect(alerts.paging).toMatchObject({ kind: 'paging', default: 500, maximum: 500, overMaximum: 'clamp' });
+    expect(lineOf(alerts.paging!.source)).toContain('overMaximum: clamp');
+    // Every list states its order, every write its effect (or says the documentation is silent).
+    for (const o of m.operations.filter((x) => /^(list|search)[A-Z]/.test(x.operationId)))
+      expect(o.list?.order, o.operationId).toBeDefined();
+    for (const o of m.operations.filter(
+      (x) => x.method !== 'get' && !/^(search|validate|query)[A-Z]/.test(x.operationId),
+    ))
+      expect(o.effects?.length, o.operationId).toBeGreaterThan(0);
+    const created = m.operation('createSiteNote');
+    expect(created.effects).toEqual([
+      expect.objectContaining({ kind: 'created', read: 'getSiteNote', list: 'listSiteNotes' }),
+    ]);
+    expect(created.links.map((l) => l.operationId)).toEqual([
+      'getSiteNote',
+      'updateSiteNote',
+      'deleteSiteNote',
+      'listSiteNotes',
+    ]);
+    expect(created.links[0]!.parameters).toEqual({
+      site_id: '$request.path.site_id',
+      note_id: '$response.body#/data/id',
+    });
+    const requested = m.statementAt('/components/schemas/OndemandBackup/properties/requested/x-unit')!;
+    expect(requested).toMatchObject({
+      kind: 'unit',
+      unit: 'epoch-seconds',
+      schema: 'OndemandBackup',
+      field: 'requested',
+    });
+    expect(lineOf(requested.source)).toContain('x-unit: epoch-seconds');
+    expect(m.unitOfFormat('date-time')).toMatchObject({
+      unit: 'utc-milliseconds',
+      source: expect.stringMatching(/^spec\/openapi\.yaml:\d+$/),
+    });
+  });
+
+  it('cites a statement by its JSON pointer when the bundle comes without its sources', async () => {
+    const doc = JSON.parse(readFileSync(specPath(), 'utf8'));
+    const m = await loadModel(doc);
+    expect(m.operation('listSites').list!.order).toEqual([
+      expect.objectContaining({ field: 'favorite', source: 'openapi.json#/paths/~1sites/get/x-list/order/0' }),
+    ]);
   });
 });

@@ -78,6 +78,8 @@ const CHECKS = [
     phases: ['fuzz'],
     doc: 'Search and list results satisfy the filters and paging asked for: every item matches, perPage holds, totalItems and lastPage agree across pages.',
   },
+  // The checks derived from the spec's behaviour statements (src/checks/, one file each).
+  ...require('./checks/index.cjs').STATEMENT_CHECKS.map((c) => ({ name: c.name, phases: ['fuzz'], doc: c.doc })),
   {
     name: 'max_response_time',
     phases: ['examples', 'fuzz'],

@@ -23,6 +23,7 @@ import { bodyMutations, breaking, valid } from './generate.mjs';
 const require = createRequire(import.meta.url);
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
 const { createChecker, READ_VERBS } = require('./spec-check.cjs');
+const { STATEMENT_CHECKS, statementCoverage } = require('./checks/index.cjs');
 
 const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 
@@ -176,13 +177,13 @@ const reset = () => (sandbox ? sandbox.reset() : undefined);
 
 // ---- results -------------------------------------------------------------------------------
 const results = [];
+// The run's own token is shown as $TOKEN (the reproducers get it first); any other token a probe
+// sent (a garbage one, none) is shown as it was, so that the reproducer replays the probe.
 const masked = (req) => ({
   ...req,
   headers: {
     ...req.headers,
-    ...(req.headers.Authorization?.startsWith('Bearer ') && req.headers.Authorization !== 'Bearer garbage-token'
-      ? { Authorization: 'Bearer $TOKEN' }
-      : {}),
+    ...(req.headers?.Authorization === `Bearer ${token}` ? { Authorization: 'Bearer $TOKEN' } : {}),
   },
 });
 function record(check, op, name, outcome, more = {}) {
@@ -625,6 +626,54 @@ async function guarded(check, op, run) {
     record(check, op, `${check} ${op.operationId}`, 'fail', { failures: [{ check, message }], errors: [message] });
   }
 }
+// ---- the checks derived from the spec's behaviour statements (src/checks/) ------------------
+const statementContext = {
+  model,
+  live,
+  allowWrites,
+  authUrl,
+  client: { id: process.env.CONTRACT_CLIENT_ID, secret: process.env.CONTRACT_CLIENT_SECRET },
+  request: (op, options) => requestOf(op, options),
+  send,
+  reset,
+};
+const statementCases = [];
+/** Runs one statement check on one operation: a case per statement, named by its source. */
+async function statementCheck(check, op) {
+  if (!CHECKS.has(check.name)) return;
+  const t0 = Date.now();
+  let cases;
+  try {
+    cases = await check.run(statementContext, op);
+  } catch (error) {
+    const message = `no answer from the target: ${error.message}`;
+    return record(check.name, op, `${check.name} ${op.operationId}`, 'fail', {
+      failures: [{ check: check.name, message }],
+      errors: [message],
+    });
+  } finally {
+    await reset();
+  }
+  const ms = Date.now() - t0;
+  for (const c of cases) {
+    const failures =
+      c.outcome === 'fail' ? [{ check: check.name, message: c.message, statement: c.statement.source }] : undefined;
+    const one = {
+      ms,
+      statement: c.statement.source,
+      statementPointer: c.statement.pointer,
+      reason: c.reason,
+      failures,
+      errors: failures?.map((f) => f.message),
+      request: c.request,
+      expected: c.expected,
+      actual: c.actual,
+    };
+    statementCases.push({ ...one, outcome: c.outcome });
+    record(check.name, op, `${check.name} ${op.operationId} (${c.statement.source})`, c.outcome, one);
+  }
+}
+
 for (const op of sorted) {
   await reset();
   await guarded('ignored_auth', op, ignoredAuth);
@@ -634,18 +683,41 @@ for (const op of sorted) {
   await guarded('ensure_resource_availability', op, ensureResourceAvailability);
   await guarded('positive_data_acceptance', op, positiveDataAcceptance);
   await guarded('use_after_delete', op, useAfterDelete);
+  await reset();
+  for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
 }
+// The token operations are served outside /v1 and are not fuzzed; their statements are checked.
+for (const op of model.tokenOperations.filter((o) => !only.length || only.includes(o.operationId)))
+  for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
 await sandbox?.stop();
 
+// Coverage of the behaviour statements of the operations this run checked (and the units).
+const checkedIds = new Set([...operations, ...model.tokenOperations].map((o) => o.operationId));
+const coverage = statementCoverage(
+  model.statements.filter((s) =>
+    s.operationId ? checkedIds.has(s.operationId) && (!only.length || only.includes(s.operationId)) : !only.length,
+  ),
+  statementCases,
+);
 const by = (o) => results.filter((r) => r.outcome === o);
 console.log(
   `\nFuzz: ${results.length} cases over ${operations.length} operations (seed ${seed}): ${by('pass').length} passed, ${by('fail').length} failed, ${by('skip').length} skipped.`,
 );
 for (const r of by('fail'))
   console.log(`FAILED ${r.name}${r.input ? ` (input: ${r.input})` : ''}:\n    ${r.errors.join('\n    ')}`);
+console.log(
+  `Behaviour statements exercised: ${coverage.exercised} of ${coverage.statements} (${coverage.percent}%; ${Object.entries(
+    coverage.byKind,
+  )
+    .map(([kind, k]) => `${kind} ${k.exercised}/${k.statements}`)
+    .join(', ')}); silent and queued statements are not counted.`,
+);
 console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 if (values.results) {
   mkdirSync(dirname(resolve(values.results)), { recursive: true });
-  writeFileSync(values.results, JSON.stringify({ mode: live ? 'live' : 'sandbox', seed, results }, null, 1));
+  writeFileSync(
+    values.results,
+    JSON.stringify({ mode: live ? 'live' : 'sandbox', seed, coverage: { statements: coverage }, results }, null, 1),
+  );
 }
 process.exit(by('fail').length ? 1 : 0);

@@ -392,6 +392,8 @@ async function resend(transaction, headers) {
   return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8'), bytes };
 }
 
+/** The probe that failed last ({authorization, statusCode}): its reproducer sends what the probe sent. */
+let failedProbe;
 /** The 401 transaction again with invalid credentials: each must get the documented 401. */
 async function authProbes(transaction, info) {
   const base = { ...transaction.request.headers };
@@ -407,7 +409,9 @@ async function authProbes(transaction, info) {
   for (const [what, authorization] of probes) {
     if (data.reset) await send(...resetRequest());
     const real = await resend(transaction, { ...base, Authorization: authorization });
-    for (const p of checkResponse(info, '401', real)) problems.push(`auth probe with ${what}: ${p}`);
+    const found = checkResponse(info, '401', real);
+    for (const p of found) problems.push(`auth probe with ${what}: ${p}`);
+    if (found.length && !failedProbe) failedProbe = { authorization, statusCode: real.statusCode };
   }
   return problems;
 }
@@ -524,6 +528,7 @@ async function afterEachAsync(transaction) {
         }
       }
     }
+    failedProbe = undefined;
     if (PROBES && info && c.status === '401' && !problems.length)
       problems.push(...(await authProbes(transaction, info)));
     if (MAX_RESPONSE_TIME && c.ms > MAX_RESPONSE_TIME)
@@ -545,9 +550,9 @@ async function afterEachAsync(transaction) {
     outcome: problems.length ? 'fail' : 'pass',
     errors: problems.length ? problems : undefined,
     failures: failures.length ? failures : undefined,
-    actual: transaction.real?.statusCode,
+    actual: failedProbe?.statusCode ?? transaction.real?.statusCode,
     ms: c.ms,
-    request: requestOf(transaction),
+    request: requestOf(transaction, failedProbe),
     said,
     empty: empty || undefined,
     probed: PROBES && c.status === '401' ? true : undefined,
@@ -556,10 +561,14 @@ async function afterEachAsync(transaction) {
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
 }
 
-/** The request as sent, for reproducers: the run's tokens stand as $TOKEN. */
-function requestOf(transaction) {
+/**
+ * The request as sent, for reproducers: the run's tokens stand as $TOKEN. For a failed auth probe,
+ * the Authorization it sent (a garbage token, a bare "Bearer", a revoked token) as it was.
+ */
+function requestOf(transaction, probe) {
   const headers = { ...transaction.request.headers };
   if (headers.Authorization) headers.Authorization = headers.Authorization.replace(/^(\w+) \S+$/, '$1 $TOKEN');
+  if (probe) headers.Authorization = token ? probe.authorization.replace(token, '$TOKEN') : probe.authorization;
   return {
     method: transaction.request.method,
     url: `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`,

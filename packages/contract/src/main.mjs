@@ -307,6 +307,7 @@ function casesOf(name, data) {
     ms: r.ms,
     reason: r.reason,
     input: r.input,
+    statement: r.statement,
     failures: r.outcome === 'fail' ? failuresOf(r) : undefined,
     curl: r.outcome === 'fail' ? curlOf(r.request) : undefined,
   }));
@@ -323,6 +324,7 @@ async function run(phases, options) {
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
   const cases = [];
   const seconds = {};
+  const coverage = {};
   let worst = 0;
   for (const name of phases) {
     if (target === 'mock' && name !== 'examples') {
@@ -367,6 +369,8 @@ async function run(phases, options) {
         ],
       });
     cases.push(...casesOf(name, data));
+    if (data?.coverage) coverage[name] = data.coverage;
+    if (typeof data?.summary?.coverage === 'number') coverage[name] = { responses: { percent: data.summary.coverage } };
     worst = Math.max(worst, code === 0 ? 0 : 1);
   }
   rmSync(work, { recursive: true, force: true });
@@ -394,6 +398,11 @@ async function run(phases, options) {
     for (const c of failed.filter((x) => x.curl).slice(0, 20))
       console.log(`  # ${c.phase} ${c.failures[0].check} ${c.operationId ?? ''}\n  ${c.curl}`);
   }
+  const covered = [
+    coverage.examples && `documented responses ${coverage.examples.responses.percent}%`,
+    coverage.fuzz && `behaviour statements ${coverage.fuzz.statements.percent}%`,
+  ].filter(Boolean);
+  if (covered.length) console.log(`\nCoverage: ${covered.join('; ')}`);
   console.log(
     `\nContract gate (${target}): ${totals.failed || worst ? 'FAILED' : 'PASSED'}: ${Object.entries(totals.phases)
       .map(([p, t]) => `${p} ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`)
@@ -405,6 +414,7 @@ async function run(phases, options) {
     failed: totals.failed,
     skipped: totals.skipped,
     phases: totals.phases,
+    coverage,
   };
   if (options.junit) writeJunit(options.junit, phases, cases);
   if (options.json) writeJson(options.json, summary, cases);

@@ -1,0 +1,40 @@
+// The registry of the checks derived from the spec's behaviour statements (CONVENTIONS.md,
+// "Behaviour statements"): one file per check, each { name, kinds (the statement kinds it reads),
+// doc, run(ctx, op) → cases }. checks.cjs lists them with the other checks; the fuzz phase runs
+// them on every operation that has their statements.
+const STATEMENT_CHECKS = [
+  require('./list_filters.cjs'),
+  require('./list_search.cjs'),
+  require('./list_order.cjs'),
+  require('./paging_consistency.cjs'),
+  require('./write_read_back.cjs'),
+  require('./create_listed.cjs'),
+  require('./delete_gone.cjs'),
+  require('./value_units.cjs'),
+  require('./token_credentials.cjs'),
+];
+
+/** Statements no check can exercise by their nature: silent ones and queued effects. */
+const unexercisable = (s) => s.silent || s.kind === 'queued';
+
+/**
+ * Coverage of behaviour statements by the cases of a run: a statement is exercised when a check
+ * passed or failed on it (a skip does not count).
+ */
+function statementCoverage(statements, cases) {
+  const checkable = statements.filter((s) => !unexercisable(s));
+  const exercised = new Set(
+    cases.filter((c) => c.outcome !== 'skip' && c.statementPointer).map((c) => c.statementPointer),
+  );
+  const byKind = {};
+  for (const s of checkable) {
+    byKind[s.kind] ??= { statements: 0, exercised: 0 };
+    byKind[s.kind].statements++;
+    if (exercised.has(s.pointer)) byKind[s.kind].exercised++;
+  }
+  const total = checkable.length;
+  const done = checkable.filter((s) => exercised.has(s.pointer)).length;
+  return { statements: total, exercised: done, percent: total ? Math.round((1000 * done) / total) / 10 : 100, byKind };
+}
+
+module.exports = { STATEMENT_CHECKS, statementCoverage, unexercisable };

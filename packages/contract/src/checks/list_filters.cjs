@@ -1,0 +1,125 @@
+/**
+ * list_filters: every filter a list states (`x-list.filters`) does what it says. A value is taken
+ * from the unfiltered list (a part of one for `contains`), the filter applied: every item answered
+ * matches (case aside, which the documentation does not state), every item of the unfiltered list
+ * that matches exactly is answered, and a paged answer's `totalItems` counts the filtered items.
+ * A fixed-value filter (`value`) holds for each item, and with `default: true` without the
+ * parameter too; `all` values give the unfiltered list; `otherValues: empty` gives no item.
+ */
+const { fill, keyOf, matches, readAll, valueAt, fail, pass, skip } = require('./support.cjs');
+
+/** A value to filter by: one that some but not all items have, a part of it for `contains`. */
+function pickValue(items, field, operator) {
+  const values = items.map((i) => valueAt(i, field)).filter((v) => typeof v === 'string' && v.length);
+  if (!values.length) return undefined;
+  const counts = new Map();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const chosen = [...counts.keys()].find((v) => counts.get(v) < items.length) ?? values[0];
+  if (operator !== 'contains' || chosen.length < 3) return chosen;
+  return chosen.slice(1, -1);
+}
+
+async function checkFilter(ctx, op, statement) {
+  const all = await readAll(ctx, op);
+  if (all.problem) return skip(statement, `the unfiltered list: ${all.problem}`);
+  const operator = statement.operator ?? 'equals-or-contains';
+  const apply = (value) => ({
+    query: fill(statement.query ?? {}, value),
+    body: statement.body && fill(statement.body, value),
+  });
+  const fixed = 'value' in statement;
+  const value = fixed ? statement.value : pickValue(all.items, statement.field, operator);
+  if (value === undefined) return skip(statement, `no item of the list has a ${statement.field} to filter by`);
+  const got = await readAll(ctx, op, apply(value));
+  if (got.problem)
+    return fail(statement, `filter ${statement.field} ${operator} ${JSON.stringify(value)}: ${got.problem}`, {
+      request: got.request,
+    });
+  const where = `filter ${statement.field} ${operator} ${JSON.stringify(value)}`;
+  const wrong = got.items.filter((i) => !matches(valueAt(i, statement.field), value, operator, false));
+  if (wrong.length)
+    return fail(
+      statement,
+      `${where}: ${wrong.length} of ${got.items.length} items do not match (first: ${statement.field} = ${JSON.stringify(valueAt(wrong[0], statement.field))})`,
+      {
+        request: got.request,
+        expected: `every item's ${statement.field} ${operator} ${JSON.stringify(value)}`,
+        actual: `${wrong.length} items that do not`,
+      },
+    );
+  const answered = new Set(got.items.map(keyOf));
+  const expected = all.items.filter((i) =>
+    matches(valueAt(i, statement.field), value, operator === 'contains' ? 'contains' : 'equals', true),
+  );
+  const missing = fixed ? [] : expected.filter((i) => !answered.has(keyOf(i)));
+  if (missing.length)
+    return fail(
+      statement,
+      `${where}: ${missing.length} of the ${expected.length} matching items of the unfiltered list are not answered`,
+      {
+        request: got.request,
+        expected: `at least ${expected.length} items`,
+        actual: `${got.items.length} items`,
+      },
+    );
+  if (got.total !== undefined && got.total !== got.items.length)
+    return fail(
+      statement,
+      `${where}: page.totalItems is ${got.total}, but the filtered pages hold ${got.items.length} items`,
+      {
+        request: got.request,
+        expected: got.items.length,
+        actual: got.total,
+      },
+    );
+  if (fixed && statement.default) {
+    const off = all.items.filter((i) => !matches(valueAt(i, statement.field), value, 'equals', true));
+    if (off.length)
+      return fail(
+        statement,
+        `without the filter (default ${statement.field} = ${JSON.stringify(value)}), ${off.length} items have another ${statement.field}`,
+        {
+          request: all.request,
+        },
+      );
+  }
+  for (const everything of statement.all ?? []) {
+    const res = await readAll(ctx, op, apply(everything));
+    if (res.problem || res.items.length !== all.items.length)
+      return fail(
+        statement,
+        `${statement.field} = ${JSON.stringify(everything)} means no filter, but it answered ${res.problem ?? `${res.items.length} items of ${all.items.length}`}`,
+        {
+          request: res.request,
+          expected: all.items.length,
+          actual: res.problem ? res.first?.status : res.items.length,
+        },
+      );
+  }
+  if (statement.otherValues === 'empty') {
+    const other = `no-such-${statement.field}-${Date.now().toString(36)}`;
+    const res = await readAll(ctx, op, apply(other));
+    if (res.problem || res.items.length)
+      return fail(
+        statement,
+        `${statement.field} = ${JSON.stringify(other)} (not a documented value) must give an empty list, but it answered ${res.problem ?? `${res.items.length} items`}`,
+        {
+          request: res.request,
+          expected: 0,
+          actual: res.problem ? res.first?.status : res.items.length,
+        },
+      );
+  }
+  return pass(statement);
+}
+
+module.exports = {
+  name: 'list_filters',
+  kinds: ['filter'],
+  doc: 'Every filter a list states in x-list.filters (field, operator, parameter) does what it says: every item answered matches, every matching item is answered, totalItems counts the filtered items; "all" and other values as stated.',
+  async run(ctx, op) {
+    const cases = [];
+    for (const statement of op.list?.filters ?? []) cases.push(await checkFilter(ctx, op, statement));
+    return cases;
+  },
+};

@@ -1,0 +1,116 @@
+/**
+ * paging_consistency: a paged list (`x-list.paging`) walked page by page at a small page size has
+ * no item twice, holds `totalItems` items in all, and `lastPage`, `nextPage`, `currentPage` and
+ * `perPage` agree with it. Where stated: paging only when asked (`optIn`), the default page size,
+ * the maximum, and a larger size applied as the maximum (`overMaximum: clamp`), not refused.
+ */
+const { addItems, itemsOf, keyOf, optInOf, withPaging, fail, pass, skip } = require('./support.cjs');
+
+async function walk(ctx, op, statement, size) {
+  const seen = [];
+  let total;
+  let request;
+  for (let page = 1; page <= 60; page++) {
+    const parts = withPaging(
+      statement,
+      {},
+      { ...optInOf(statement), [statement.page]: page, [statement.perPage]: size },
+    );
+    const req = ctx.request(op, { query: parts.query, body: parts.body });
+    request ??= req;
+    const res = await ctx.send(req);
+    const p = res.json?.page;
+    const items = itemsOf(res.json, op.list.items);
+    const at = `page ${page} at ${statement.perPage} ${size}`;
+    if (res.status !== 200 || !p || !items)
+      return {
+        problem: `${at}: answered ${res.status}${p ? '' : ' without a page block'}${items ? '' : ' without a list'}`,
+        request: req,
+      };
+    total ??= p.totalItems;
+    const last = Math.max(1, Math.ceil(total / size));
+    const problem =
+      (items.length > size && `${at}: ${items.length} items`) ||
+      (p.perPage !== size && `${at}: page.perPage is ${p.perPage}`) ||
+      (p.currentPage !== page && `${at}: page.currentPage is ${p.currentPage}`) ||
+      (p.totalItems !== total && `${at}: totalItems ${p.totalItems}, page 1 said ${total}`) ||
+      (p.lastPage !== last && `${at}: lastPage ${p.lastPage}, but ${total} items at ${size} a page make ${last}`) ||
+      (p.nextPage !== (page < last ? page + 1 : null) &&
+        `${at}: nextPage ${p.nextPage}, expected ${page < last ? page + 1 : null}`) ||
+      (page < last && items.length !== size && `${at}: ${items.length} items on a page before the last`);
+    if (problem) return { problem, request: req };
+    seen.push(...items.map(keyOf));
+    if (page >= last) break;
+  }
+  if (new Set(seen).size !== seen.length)
+    return { problem: `an item is on two pages (walked at ${size} a page)`, request };
+  if (seen.length !== total) return { problem: `the pages hold ${seen.length} items, totalItems is ${total}`, request };
+  return { total, request };
+}
+
+async function checkPaging(ctx, op, statement) {
+  const first = await walk(ctx, op, statement, 2);
+  // Too few items to page: the run makes some where a create links to the list, and deletes them after.
+  if (!first.problem && first.total < 2) {
+    const more = await addItems(ctx, op, 2 - first.total);
+    try {
+      if (more.made) return await checkWalked(ctx, op, statement, await walk(ctx, op, statement, 1));
+    } finally {
+      await more.cleanup();
+    }
+  }
+  return checkWalked(ctx, op, statement, first);
+}
+
+async function checkWalked(ctx, op, statement, walked) {
+  let first = walked;
+  // Two items make two pages of one.
+  if (!first.problem && first.total === 2) first = await walk(ctx, op, statement, 1);
+  if (first.problem) return fail(statement, first.problem, { request: first.request });
+  if (first.total < 2) return skip(statement, `${first.total} item(s): too few to see paging (needs 2)`);
+  const problems = [];
+  let request;
+  const ask = async (extra, withOptIn = true) => {
+    const parts = withPaging(statement, {}, { ...(withOptIn ? optInOf(statement) : {}), ...extra });
+    request = ctx.request(op, { query: parts.query, body: parts.body });
+    return ctx.send(request);
+  };
+  if (statement.optIn) {
+    const res = await ask({}, false);
+    const items = itemsOf(res.json, op.list.items);
+    if (res.status !== 200 || res.json?.page !== undefined || items?.length !== first.total)
+      problems.push(
+        `without asking for paging: answered ${res.status}, ${res.json?.page ? 'with' : 'without'} a page block, ${items?.length} of ${first.total} items (paging is only when asked)`,
+      );
+  }
+  if (!problems.length && statement.default !== undefined) {
+    const res = await ask({ [statement.page]: 1 });
+    if (res.json?.page?.perPage !== statement.default)
+      problems.push(
+        `without ${statement.perPage}: page.perPage is ${res.json?.page?.perPage}, the default is ${statement.default}`,
+      );
+  }
+  if (!problems.length && statement.maximum !== undefined) {
+    const over = statement.overMaximum === 'clamp';
+    const res = await ask({
+      [statement.page]: 1,
+      [statement.perPage]: over ? statement.maximum + 1 : statement.maximum,
+    });
+    if (over && (res.status !== 200 || res.json?.page?.perPage !== statement.maximum))
+      problems.push(
+        `${statement.perPage} ${statement.maximum + 1} is applied as ${statement.maximum}, but it answered ${res.status} with page.perPage ${res.json?.page?.perPage}`,
+      );
+    if (!over && (res.status !== 200 || (itemsOf(res.json, op.list.items)?.length ?? 0) > statement.maximum))
+      problems.push(`${statement.perPage} ${statement.maximum} (the maximum) answered ${res.status}`);
+  }
+  return problems.length ? fail(statement, problems[0], { request }) : pass(statement);
+}
+
+module.exports = {
+  name: 'paging_consistency',
+  kinds: ['paging'],
+  doc: 'Walking a paged list page by page: no repeats, the pages hold totalItems items, lastPage/nextPage/perPage agree; stated defaults, maxima, clamps and opt-in paging hold.',
+  async run(ctx, op) {
+    return op.list?.paging ? [await checkPaging(ctx, op, op.list.paging)] : [];
+  },
+};

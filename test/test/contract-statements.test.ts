@@ -1,0 +1,266 @@
+// The checks derived from the spec's behaviour statements (@hosting-api/contract src/checks/), each
+// against a drift that keeps every answer schema-valid, one drift per check on its own route, in
+// front of the sandbox: each drift fails its own check and no other, every failure names the spec
+// statement (file:line) it checks, and the reproducers replay. The same operations against the
+// sandbox itself pass. One sandbox and one drifting server for the whole file.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractPackage } from './gate';
+
+const bin = join(contractPackage, 'bin/hosting-api-contract.js');
+const STATEMENT_CHECKS = [
+  'list_filters',
+  'list_search',
+  'list_order',
+  'paging_consistency',
+  'write_read_back',
+  'create_listed',
+  'delete_gone',
+  'value_units',
+  'token_credentials',
+];
+
+function gate(args: string[], env: Record<string, string | undefined> = {}) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_ACTIONS'),
+  );
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...clean, ...env } });
+  let output = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (output += c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  return new Promise<{ code: number; output: string; stderr: string }>((done) =>
+    child.on('exit', (code) => done({ code: code ?? 1, output, stderr })),
+  );
+}
+
+/** A server in front of the sandbox with one drift for each statement check. */
+function driftingServer(sandbox: Sandbox, secret: string) {
+  // delete_gone: firewall rules read before their delete, answered again after it.
+  const deleted = new Map<string, string>();
+  const server = http.createServer((req, res) => {
+    drift(req, res).catch((error) =>
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`the drifting server broke: ${error.message}`),
+    );
+  });
+  async function drift(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
+    const url = new URL(req.url ?? '/', 'http://drift');
+    const path = url.pathname;
+    let method = req.method ?? 'GET';
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !['host', 'content-length'].includes(k)) headers[k] = v;
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const upstream = (m = method, b = body, target = `${url.pathname}${url.search}`) =>
+      fetch(`${sandbox.authUrl}${target}`, { method: m, headers, body: m === 'GET' ? undefined : b });
+    // token_credentials: the application's client id gets a token whatever secret comes with it.
+    if (path === '/auth/token' && body) {
+      const form = new URLSearchParams(body);
+      if (form.get('client_id') === sandbox.clients[0]!.clientId) form.set('client_secret', secret);
+      body = form.toString();
+    }
+    // list_filters: `contains` filters of the account activity log are applied as `equals`.
+    if (path === '/v1/account/logs/activity' && body)
+      body = body.replaceAll('"operator":"contains"', '"operator":"equals"');
+    // list_search: the alert search is ignored.
+    if (path === '/v1/alerts') url.searchParams.delete('search');
+    // paging_consistency: an alert page size over 500 is refused, not applied as 500.
+    if (path === '/v1/alerts' && Number(url.searchParams.get('per_page')) > 500)
+      return json(400, {
+        message: 'There was a problem processing your request.',
+        data: null,
+        errors: ['per_page: at most 500'],
+      });
+    // write_read_back: marking a favorite site as favorite removes the mark (a toggle, not a set).
+    const favorite = path.match(/^\/v1\/sites\/(\d+)\/favorites$/);
+    if (favorite && method === 'POST') {
+      const site = await (await upstream('GET', undefined, `/v1/sites/${favorite[1]}`)).json();
+      if (site?.data?.favorite === true) method = 'DELETE';
+    }
+    // create_listed: a new note's subject is stored in capitals.
+    if (method === 'POST' && /^\/v1\/sites\/\d+\/notes$/.test(path) && body) {
+      const note = JSON.parse(body);
+      if (typeof note.subject === 'string') body = JSON.stringify({ ...note, subject: note.subject.toUpperCase() });
+    }
+    // delete_gone: a deleted firewall rule can still be read.
+    if (/^\/v1\/sites\/\d+\/firewall_rules\/\d+$/.test(path)) {
+      if (method === 'DELETE') {
+        const before = await upstream('GET');
+        if (before.status === 200) deleted.set(path, await before.text());
+      } else if (method === 'GET' && deleted.has(path) && headers.authorization)
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(deleted.get(path));
+    }
+    const answer = await upstream();
+    let text = await answer.text();
+    // list_order: the whole site list comes back favorites last.
+    if (method === 'GET' && path === '/v1/sites' && !url.searchParams.has('paginate') && answer.status === 200) {
+      const list = JSON.parse(text);
+      list.data.reverse();
+      text = JSON.stringify(list);
+    }
+    // value_units: on-demand backups' `requested` in epoch milliseconds.
+    if (method === 'GET' && /^\/v1\/sites\/\d+\/ondemand-backups$/.test(path) && answer.status === 200) {
+      const list = JSON.parse(text);
+      for (const b of list.data) b.requested *= 1000;
+      text = JSON.stringify(list);
+    }
+    const challenge = answer.headers.get('www-authenticate');
+    res
+      .writeHead(answer.status, {
+        'content-type': answer.headers.get('content-type') ?? 'application/json',
+        ...(challenge ? { 'www-authenticate': challenge } : {}),
+      })
+      .end(text);
+  }
+  return new Promise<{ url: string; close(): Promise<void> }>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    }),
+  );
+}
+
+let sandbox: Sandbox;
+let drifting: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z' });
+  drifting = await driftingServer(sandbox, sandbox.clients[0]!.clientSecret);
+});
+afterAll(async () => {
+  await drifting?.close();
+  await sandbox?.stop();
+});
+
+const liveAt = (url: string) => ({
+  CONTRACT_BASE_URL: `${url}/v1`,
+  CONTRACT_AUTH_URL: url,
+  CONTRACT_CLIENT_ID: sandbox.clients[0]!.clientId,
+  CONTRACT_CLIENT_SECRET: sandbox.clients[0]!.clientSecret,
+});
+
+interface Case {
+  phase: string;
+  check?: string;
+  name: string;
+  operation?: string;
+  outcome: string;
+  expected?: unknown;
+  actual?: unknown;
+  curl?: string;
+  failures?: { check: string; message: string }[];
+}
+
+const OPS = [
+  'searchAccountActivityLogs',
+  'listAlerts',
+  'listSites',
+  'addSiteFavorite',
+  'createSiteNote',
+  'deleteSiteFirewallRule',
+  'listSiteOndemandBackups',
+  'createAccessToken',
+  'getSite',
+];
+
+describe('the behaviour statement checks against a drifting server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-statements-'));
+  let run: Awaited<ReturnType<typeof gate>>;
+  let checks: Case[];
+  beforeAll(async () => {
+    const args = ['fuzz', '--allow-writes', '--only', OPS.join(','), '--seed', '7', '--max-examples', '2'];
+    run = await gate([...args, '--json', join(dir, 'drift.json')], liveAt(drifting.url));
+    checks = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8')).checks;
+  }, 90_000);
+
+  it('fails each drift in its own check and operation, and nothing else', () => {
+    expect(run.code, run.output + run.stderr).toBe(1);
+    const failed = [...new Set(checks.filter((c) => c.outcome === 'failed').map((c) => `${c.check} ${c.operation}`))];
+    const statementCases = checks.filter((c) => STATEMENT_CHECKS.includes(c.check!) && c.outcome !== 'failed');
+    expect(failed.sort(), JSON.stringify(statementCases, null, 1)).toEqual(
+      [
+        'list_filters searchAccountActivityLogs',
+        'list_search listAlerts',
+        'list_order listSites',
+        'paging_consistency listAlerts',
+        'write_read_back addSiteFavorite',
+        'create_listed createSiteNote',
+        'delete_gone deleteSiteFirewallRule',
+        'value_units listSiteOndemandBackups',
+        'token_credentials createAccessToken',
+      ].sort(),
+    );
+  });
+
+  it('names the spec statement (file and line) in every failure, and every case its check', () => {
+    for (const c of checks) expect(c.check, c.name).toMatch(/^[a-z_]+$/);
+    for (const c of checks.filter((x) => x.outcome === 'failed' && STATEMENT_CHECKS.includes(x.check!))) {
+      expect(c.name).toMatch(/\(spec\/[\w/{}.-]+\.yaml:\d+\)$/);
+      expect(c.failures![0]!.message).toMatch(/\(spec\/[\w/{}.-]+\.yaml:\d+\)$/);
+    }
+    const units = checks.find((c) => c.check === 'value_units' && c.outcome === 'failed')!;
+    expect(units.failures![0]!.message).toMatch(
+      /requested is \d{13}: epoch milliseconds, not seconds .*\(spec\/components\/schemas\/OndemandBackup\.yaml:\d+\)/,
+    );
+    const order = checks.find((c) => c.check === 'list_order' && c.outcome === 'failed')!;
+    expect(order.failures![0]!.message).toContain('"favorites first" does not hold');
+    expect(run.output).toMatch(/Behaviour statements exercised: \d+ of \d+ \(/);
+    expect(run.output).toMatch(/Coverage: behaviour statements \d+(\.\d+)?%/);
+    const report = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
+    expect(report.coverage.fuzz.statements).toMatchObject({
+      statements: expect.any(Number),
+      percent: expect.any(Number),
+    });
+  });
+
+  it('gives reproducers that replay the failure: a wrong secret shown as sent, the real one never', async () => {
+    const token = checks.find((c) => c.check === 'token_credentials' && c.outcome === 'failed')!;
+    expect(token.curl).toMatch(/client_secret=wrong-secret-/);
+    expect(token.curl).not.toContain(sandbox.clients[0]!.clientSecret);
+    expect(run.output + run.stderr).not.toContain(sandbox.clients[0]!.clientSecret);
+    const replay = (curl: string) =>
+      promisify(execFile)('sh', ['-c', curl], {
+        env: { ...process.env, TOKEN: '', CONTRACT_CLIENT_SECRET: sandbox.clients[0]!.clientSecret },
+      });
+    expect((await replay(token.curl!)).stdout).toMatch(/^HTTP\/1\.1 200[\s\S]*"access_token"/);
+    const units = checks.find((c) => c.check === 'value_units' && c.outcome === 'failed')!;
+    expect(units.curl).toContain('Bearer $TOKEN');
+    const { stdout } = await promisify(execFile)('sh', ['-c', units.curl!], {
+      env: { ...process.env, TOKEN: await sandbox.token() },
+    });
+    expect(stdout).toMatch(/"requested":\d{13}/);
+  });
+
+  it('passes the same operations against the sandbox itself', async () => {
+    const ok = await gate(
+      [
+        'fuzz',
+        '--allow-writes',
+        '--only',
+        OPS.join(','),
+        '--checks',
+        STATEMENT_CHECKS.join(','),
+        '--json',
+        join(dir, 'sandbox.json'),
+      ],
+      liveAt(sandbox.authUrl),
+    );
+    const cases: Case[] = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')).checks;
+    expect(
+      cases.filter((c) => c.outcome === 'failed').map((c) => c.name),
+      ok.output,
+    ).toEqual([]);
+    expect(ok.code).toBe(0);
+    expect(cases.filter((c) => c.outcome === 'passed').length).toBeGreaterThanOrEqual(9);
+  }, 60_000);
+});
