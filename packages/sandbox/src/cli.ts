@@ -151,6 +151,12 @@ const clients: ClientConfig[] = clientId
   : DEFAULT_CLIENTS;
 
 const host = str('host') ?? '127.0.0.1';
+// Anyone who can reach a non-loopback address can use the API and, with Host set to it, the control routes.
+if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(host)) {
+  console.error(
+    `hosting-api-sandbox: warning: binding ${host}, not a loopback address: other machines can reach the sandbox (its API, and its control routes with Host ${host})`,
+  );
+}
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 try {
   sandbox = await startSandbox({
@@ -172,12 +178,6 @@ try {
   fail(e.message);
 }
 {
-  // Anyone who can reach a non-loopback address can reset, dump and rewrite the state.
-  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(host)) {
-    console.error(
-      `hosting-api-sandbox: warning: listening on ${host}, not a loopback address: other machines can reach the sandbox (its API and, with Host ${host}, its control routes)`,
-    );
-  }
   console.log(`Hosting API sandbox listening
   API:      ${sandbox.url}
   Auth:     ${sandbox.authUrl}/auth/token

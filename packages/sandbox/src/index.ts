@@ -9,7 +9,7 @@ import type { SandboxState } from './domain/state.js';
 import { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
 import { type CorsOption, parseCorsOrigins } from './http/cors.js';
 import { checkFault, type FaultSpec, Faults } from './http/faults.js';
-import { buildServer } from './http/server.js';
+import { buildServer, type Timeouts } from './http/server.js';
 import { loadSpec } from './http/spec.js';
 import { VALIDATORS } from './http/validation.js';
 
@@ -55,6 +55,8 @@ export interface SandboxOptions {
   outcomes?: OutcomeSpec[];
   /** Most activity log entries kept (the oldest go first). Default 10,000. */
   activityLimit?: number;
+  /** The server's timeouts in ms (`TIMEOUTS`: headers 10 s, request 30 s, keep-alive 5 s, idle 30 s). */
+  timeouts?: Partial<Timeouts>;
 }
 
 export interface Sandbox {
@@ -132,6 +134,7 @@ export function createSandboxCore(
       handlers: allHandlers,
       validators: VALIDATORS,
       bodyLimit: options.bodyLimit ?? 1024 * 1024,
+      timeouts: options.timeouts,
       onError,
       cors: options.cors,
       corsControl: options.corsControl,

@@ -45,7 +45,11 @@ export interface ServerOptions {
   guard?: ControlGuardOptions;
   /** Transport faults (faults.ts); a new empty set unless given. */
   faults?: Faults;
+  /** The node:http server's timeouts (TIMEOUTS unless given). */
+  timeouts?: Partial<Timeouts>;
 }
+
+export type Timeouts = { -readonly [K in keyof typeof TIMEOUTS]: number };
 
 /** Timeouts of the node:http server (milliseconds). */
 export const TIMEOUTS = {
@@ -325,13 +329,20 @@ export function buildServer(options: ServerOptions): SandboxServer {
   // The node:http server only when listen() is called: MSW (in Node or a page) needs handle() alone.
   let server: http.Server | undefined;
   const nodeServer = () => {
+    const t = { ...TIMEOUTS, ...options.timeouts };
     server = http.createServer(
-      { headersTimeout: TIMEOUTS.headers, requestTimeout: TIMEOUTS.request, keepAliveTimeout: TIMEOUTS.keepAlive },
+      {
+        headersTimeout: t.headers,
+        requestTimeout: t.request,
+        keepAliveTimeout: t.keepAlive,
+        // How often Node checks the headers and request timeouts (its default, 30 s, is longer than they are).
+        connectionsCheckingInterval: Math.min(1_000, t.headers),
+      },
       handle,
     );
     // A connection with no traffic either way for this long is closed: a client that stopped
     // reading an answer (its socket buffer full) holds nothing longer than that.
-    server.setTimeout(TIMEOUTS.idle, (socket) => socket.destroy());
+    server.setTimeout(t.idle, (socket) => socket.destroy());
     // A request Node cannot parse as HTTP still gets the envelope (then the connection closes).
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
