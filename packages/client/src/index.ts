@@ -132,5 +132,15 @@ export type * from './generated/client';
 export * from './runtime/errors';
 export type { CallOptions, Operation, OperationMeta, Paged, WithResponse } from './runtime/operation';
 export type { OperationSchemas, SchemaLike } from './runtime/validate';
+export {
+  createWebhookReceiver,
+  type ReceivedWebhook,
+  WebhookDeliveryError,
+  type WebhookDeliveryInput,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+  type WebhookSchemaSource,
+  webhookSchemaName,
+} from './webhooks';
 export type { FetchLike, Logger, PaginatedOperation, PaginateOptions, RetryOptions, SchemaSource, TokenProvider };
 export { paginate };
