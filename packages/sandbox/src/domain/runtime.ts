@@ -32,6 +32,8 @@ export const WEBHOOK_RECORD_LIMIT = 1_000;
 export interface WebhookDelivery {
   /** The delivery's identity: a repeated delivery (more than once per deploy, part 6) keeps it. */
   id: number;
+  /** Numbers every record, repeats included, never reused (`hosting-api webhooks listen` reads from it). */
+  seq: number;
   event: string;
   payload: unknown;
   /** Virtual time the event was emitted. */
@@ -80,6 +82,7 @@ export class SandboxRuntime {
   readonly tokens: TokenStore;
   webhooks: WebhookDelivery[] = [];
   private webhookSeq = 1;
+  private recordSeq = 1;
   /** Documented outcomes armed on demand (outcomes.ts). */
   readonly outcomes = new Outcomes();
   private activityWrites = 0;
@@ -193,6 +196,7 @@ export class SandboxRuntime {
   private deliver(id: number, event: string, payload: unknown): WebhookDelivery {
     const delivery: WebhookDelivery = {
       id,
+      seq: this.recordSeq++,
       event,
       payload,
       emittedAt: this.clock.nowIso(),
