@@ -129,19 +129,25 @@ export class SandboxRuntime {
     const log = this.state.activity;
     log.push(entry);
     const limit = this.options.activityLimit ?? ACTIVITY_LIMIT;
-    // Retention on the sandbox clock, checked every 256 writes (and whenever the log is over its
-    // limit): entries older than the retention cannot be read by either search, so they go.
-    if (log.length > limit || (++this.activityWrites & 255) === 0) this.trimActivity(limit);
+    // Retention on the sandbox clock, checked every 256 writes; past the limit the oldest tenth
+    // goes at once (so the work is spread: one pass per 256 writes or per tenth of the limit).
+    if ((++this.activityWrites & 255) === 0 || log.length > limit) this.trimActivity(limit);
     return entry;
   }
 
-  /** Drops activity entries past the retention, then the oldest beyond `limit`. */
+  /**
+   * Drops activity entries past the retention, then the oldest down to 90% of `limit` when over
+   * it. Entries are appended as time goes, so the expired ones are at the front: the scan stops at
+   * the first one still kept.
+   */
   trimActivity(limit = this.options.activityLimit ?? ACTIVITY_LIMIT): void {
-    const since = this.clock.now() - ACTIVITY_RETENTION_DAYS * 86_400_000;
+    // ISO timestamps of one format compare as strings.
+    const since = new Date(this.clock.now() - ACTIVITY_RETENTION_DAYS * 86_400_000).toISOString();
     const log = this.state.activity;
-    let kept = log.filter((e) => Date.parse(e.timestamp) >= since);
-    if (kept.length > limit) kept = kept.slice(kept.length - limit);
-    if (kept.length !== log.length) this.state.activity = kept;
+    let expired = 0;
+    while (expired < log.length && log[expired]!.timestamp < since) expired++;
+    const over = log.length - expired > limit ? log.length - expired - Math.floor(limit * 0.9) : 0;
+    if (expired + over > 0) log.splice(0, expired + over);
   }
 
   /** Adds an alert to the inbox (unread, not dismissed). */
