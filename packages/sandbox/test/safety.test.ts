@@ -2,13 +2,20 @@
 // --cors), stored secrets redacted in the dump, deep JSON refused, bounded activity searches,
 // memory that does not grow with tokens or the activity log. One sandbox for the file.
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_LIMIT, type Sandbox, startSandbox } from '../src/index.js';
 
 let sb: Sandbox;
 let port: number;
 beforeAll(async () => {
-  sb = await startSandbox({ speed: 0, startTime: '2026-11-02T09:00:00.000Z', activityLimit: 500 });
+  sb = await startSandbox({
+    speed: 0,
+    startTime: '2026-11-02T09:00:00.000Z',
+    activityLimit: 500,
+    // Short server timeouts, to see them act (the defaults are TIMEOUTS: 10 s, 30 s, 5 s, 30 s).
+    timeouts: { headers: 800, keepAlive: 500, idle: 1200 },
+  });
   port = Number(new URL(sb.authUrl).port);
 });
 afterAll(() => sb?.stop());
@@ -175,5 +182,25 @@ describe('bounded work and memory', () => {
     sb.advance(3600 * 1000);
     await sb.token(); // an issue a virtual minute after the last sweep drops the expired ones
     expect(tokens.size).toBe(1);
+  });
+});
+
+describe('server timeouts', () => {
+  /** Opens a connection, writes `text`, and resolves with what came back when the server closed it. */
+  const hold = (text: string) =>
+    new Promise<{ ms: number; answer: string }>((resolve, reject) => {
+      const t0 = performance.now();
+      let answer = '';
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => (answer += c));
+      socket.on('close', () => resolve({ ms: performance.now() - t0, answer }));
+      socket.on('error', reject);
+    });
+
+  it('closes a connection whose headers never finish, and one that sends nothing', async () => {
+    const [partial, silent] = await Promise.all([hold('GET /v1/sites HTTP/1.1\r\nHost: 127.0.0.1\r\n'), hold('')]);
+    expect(partial.ms).toBeLessThan(5_000);
+    expect(silent.ms).toBeLessThan(5_000);
   });
 });
