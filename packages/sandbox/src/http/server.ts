@@ -238,14 +238,21 @@ export function buildServer(options: ServerOptions): SandboxServer {
     if (rule.fault === 'drop') return res.destroy();
     if (rule.fault === 'timeout') return; // no answer: the client's timeout, or the server's, ends it
     const status = rule.status!;
+    // The seed's texts where it has one for the status (no node:http here: the browser build has none).
     const message =
       status === 400
         ? MESSAGES.badRequest
-        : status === 404
-          ? MESSAGES.notFound
-          : status >= 500
-            ? MESSAGES.internal
-            : (http.STATUS_CODES[status] ?? 'Injected fault');
+        : status === 401
+          ? MESSAGES.unauthorized
+          : status === 403
+            ? MESSAGES.forbidden
+            : status === 404
+              ? MESSAGES.notFound
+              : status === 422
+                ? MESSAGES.unprocessable
+                : status >= 500
+                  ? MESSAGES.internal
+                  : 'Injected fault';
     // Sent as is: the self-check does not replace it (the user asked for it); the header marks it.
     const answer = jsonAnswer(
       status,
