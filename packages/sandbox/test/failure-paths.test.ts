@@ -248,6 +248,17 @@ describe('the same from the MSW handlers', () => {
     ]);
   });
 
+  it('outcome(): an interrupted deploy fails in the history with a failure alert, and no webhook is recorded', async () => {
+    sandbox.outcome({ outcome: 'git_deploy_interrupted', site_id: 123456 });
+    const client = api();
+    const before = sandbox.webhooks().length;
+    await client.sites.git.deploy(123456);
+    sandbox.advance(DURATIONS.gitDeploy);
+    expect((await client.sites.git.history(123456)).data[0]!.state).toBe('failed');
+    expect(sandbox.webhooks()).toHaveLength(before);
+    expect((await client.alerts.list({ category: 'failure' })).data.length).toBeGreaterThan(0);
+  });
+
   it('fault(): a dropped connection is retried, a timeout is the client timeout error, a status is marked', async () => {
     await sandbox.fault({ operationId: 'getSite', fault: 'drop' });
     expect((await api().sites.get(123456)).id).toBe(123456);
