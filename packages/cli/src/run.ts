@@ -20,6 +20,7 @@ import { LineReader, readHidden } from './prompt';
 import { addresses, type DryRun, fetchFor, type GlobalOptions, openSession, requestToken } from './session';
 import type { CommandSpec, FieldSpec } from './spec';
 import { parseValue, placeholder, UsageError } from './values';
+import { addWebhookCommands } from './webhooks';
 
 const byId = new Map(operations.map((o) => [o.id, o]));
 
@@ -562,6 +563,7 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
     .description('Show which credentials and addresses are used (never the secret).')
     .action((_opts, command: Command) => guard(() => status(command, io)));
 
+  addWebhookCommands(program, guard, io);
   program
     .command('api')
     .description(

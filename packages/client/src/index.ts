@@ -142,5 +142,15 @@ export * from './runtime/errors';
 export type { CallOptions, Operation, OperationMeta, Paged, WithResponse } from './runtime/operation';
 export { resolveTarget, type Target, TargetError } from './runtime/target';
 export type { OperationSchemas, SchemaLike } from './runtime/validate';
+export {
+  createWebhookReceiver,
+  type ReceivedWebhook,
+  WebhookDeliveryError,
+  type WebhookDeliveryInput,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+  type WebhookSchemaSource,
+  webhookSchemaName,
+} from './webhooks';
 export type { FetchLike, Logger, PaginatedOperation, PaginateOptions, RetryOptions, SchemaSource, TokenProvider };
 export { paginate };

@@ -9,7 +9,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
 
 const require = createRequire(import.meta.url);
@@ -27,6 +27,8 @@ export interface MockOptions {
   spec?: string;
   /** Called with one line per request (`GET /v1/sites → 200`). */
   onRequest?: (line: string) => void;
+  /** Request body limit in bytes, as the sandbox's (default 1 MiB): a larger body is a 400, answered before it is read. */
+  bodyLimit?: number;
   /** Called if Prism exits while the mock runs (not through stop()): from then on every request gets a 502 that says so. */
   onPrismExit?: (message: string) => void;
 }
@@ -90,18 +92,26 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const prismPort = prism.port;
   let stopped: Promise<void> | undefined;
   let prismGone: string | undefined;
+  // Set when the mock stops Prism itself (stop(), or a start that failed: a busy port): its exit
+  // is then no news, and the caller hears the real reason.
+  let stopping = false;
   prism.child.once('exit', (code, signal) => {
-    if (stopped) return;
+    if (stopped || stopping) return;
     prismGone = `Prism, which answers for the mock, exited (${signal ?? `code ${code}`}): restart the mock`;
     options.onPrismExit?.(prismGone);
   });
-  const front = http.createServer((req, res) => {
-    if (prismGone) return send(res, 502, envelope('Mock error', [prismGone]));
-    handle(req, res, prismPort, routes, options.onRequest).catch((error: unknown) => {
-      if (!res.headersSent) send(res, 502, envelope('Mock error', [String(error)]));
-      else res.destroy();
-    });
-  });
+  const front = http.createServer(
+    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
+    (req, res) => {
+      if (prismGone) return send(res, 502, envelope('Mock error', [prismGone]));
+      handle(req, res, prismPort, routes, options.onRequest, options.bodyLimit ?? BODY_LIMIT).catch(
+        (error: unknown) => {
+          if (!res.headersSent) send(res, 502, envelope('Mock error', [String(error)]));
+          else res.destroy();
+        },
+      );
+    },
+  );
   // A request Node cannot parse as HTTP (headers too large, say) still gets the envelope, as the sandbox answers it.
   front.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
@@ -115,6 +125,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   try {
     await listen(front, options.port ?? 4010, options.host ?? '127.0.0.1');
   } catch (error) {
+    stopping = true;
     await prism.stop();
     throw error;
   }
@@ -136,12 +147,17 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 }
 
+/** The sandbox's body limit (1 MiB) and JSON nesting limit (64 levels): Prism never sees more. */
+export const BODY_LIMIT = 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
+
 async function handle(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   prismPort: number,
   routes: Routes,
-  onRequest?: (line: string) => void,
+  onRequest: ((line: string) => void) | undefined,
+  bodyLimit: number,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://mock');
@@ -166,7 +182,16 @@ async function handle(
     send(res, 404, envelope(routes.notFound, [`No operation at ${method} ${url.pathname}. ${hint}`]));
     return;
   }
-  const request = prepareBody(req.headers, await readBody(req), takesBody(routes, method, target));
+  const body = await readBody(req, bodyLimit);
+  if (body === TOO_LARGE) {
+    log(400);
+    // Answered before the body is read; the rest is drained unread (bounded), then the connection closes.
+    res.setHeader('connection', 'close');
+    send(res, 400, envelope(routes.badRequest, [`body: larger than the ${bodyLimit} bytes allowed`]));
+    drain(req);
+    return;
+  }
+  const request = prepareBody(req.headers, body, takesBody(routes, method, target));
   if ('problem' in request) {
     log(400);
     send(res, 400, envelope(routes.badRequest, [request.problem]));
@@ -217,6 +242,10 @@ function prepareBody(
     .trim()
     .toLowerCase();
   if (/^application\/([\w.-]+\+)?json$/.test(mediaType) && body.length) {
+    // Prism parses and walks the body recursively: deep nesting would take it down.
+    if (nestingExceeds(body.toString('utf8'), MAX_JSON_DEPTH)) {
+      return { problem: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+    }
     try {
       JSON.parse(body.toString('utf8'));
     } catch (error) {
@@ -376,13 +405,61 @@ function send(res: http.ServerResponse, status: number, value: unknown): void {
   res.end(body);
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
+const TOO_LARGE = Symbol('too large');
+
+/** The body, or TOO_LARGE as soon as it is announced or read past `limit` bytes (nothing more is kept). */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | typeof TOO_LARGE> {
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.off('data', onData);
+        chunks.length = 0;
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Reads and drops the rest of a refused body, so the client can read the answer; at most 64 MiB or 10 s. */
+function drain(req: http.IncomingMessage): void {
+  let left = 64 * 1024 * 1024;
+  const timer = setTimeout(() => req.destroy(), 10_000);
+  timer.unref();
+  req.on('data', (c: Buffer) => {
+    left -= c.length;
+    if (left < 0) req.destroy();
+  });
+  req.on('close', () => clearTimeout(timer));
+  req.on('error', () => {});
+  req.resume();
+}
+
+/** Whether JSON text nests arrays and objects deeper than `max` (one pass, strings skipped, no recursion). */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -474,6 +551,21 @@ export async function startPrism(
 
 class PortTaken extends Error {}
 
+/** The preload of Prism's process (see launchPrism): exit when the parent's end of stdin closes. */
+const PARENT_GUARD = `'use strict';
+const { rmSync } = require('node:fs');
+const { dirname } = require('node:path');
+const spec = process.argv[process.argv.indexOf('mock') + 1];
+const gone = () => {
+  try { if (spec) rmSync(dirname(spec), { recursive: true, force: true }); } catch {}
+  process.exit(0);
+};
+process.stdin.on('end', gone);
+process.stdin.on('close', gone);
+process.stdin.on('error', gone);
+process.stdin.resume();
+`;
+
 function withProbe(document: object, token: string): object {
   const doc = document as { paths?: Record<string, unknown> };
   const probe = {
@@ -493,10 +585,18 @@ function launchPrism(
   options: Pick<MockOptions, 'dynamic' | 'errors'>,
 ): Promise<ChildProcess> {
   const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
-  const args = [cli, 'mock', file, '--port', String(port), '--host', '127.0.0.1'];
+  // Prism dies with its parent, however the parent ends (kill -9 included): it is started with a
+  // preload that watches its stdin, a pipe only the parent holds; when the pipe closes, Prism exits
+  // (and removes its copy of the spec, which no exit handler of a killed parent removes).
+  const guard = join(dirname(file), 'parent-guard.cjs');
+  writeFileSync(guard, PARENT_GUARD);
+  const args = ['--require', guard, cli, 'mock', file, '--port', String(port), '--host', '127.0.0.1'];
   if (options.dynamic) args.push('--dynamic');
   if (options.errors) args.push('--errors');
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  // The parent never writes; the pipe must not keep the parent's event loop alive.
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  child.stdin?.on('error', () => {});
   // Prism must not outlive the process that started it (one that exits without stop() included):
   // an orphaned Prism goes on holding its port and burning CPU.
   const killPrism = () => child.kill('SIGKILL');

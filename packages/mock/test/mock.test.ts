@@ -1,6 +1,7 @@
 // The mock as a client sees it: /v1 and the auth root, the spec's envelopes, readable errors.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,12 +181,75 @@ describe('startMock', () => {
     expect(readdirSync(scratch)).toEqual([]);
   });
 
+  it('refuses a 10 MB body and JSON 5,000 deep before Prism sees them, keeps answering, RSS under 300 MB', async () => {
+    const big = await call('/v1/sites/123456/notes', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ subject: 'x'.repeat(10 * 1024 * 1024), body: 'b' }),
+    });
+    expect(big.status).toBe(400);
+    expect(big.body).toEqual({
+      message: 'There was a problem processing your request.',
+      data: null,
+      errors: ['body: larger than the 1048576 bytes allowed'],
+    });
+    // Unauthenticated, 30 KB: Prism would parse it before anything else.
+    const deep = await call('/v1/sites/123456/notes', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    });
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors).toEqual(['body: JSON nested deeper than 64 levels']);
+    // A chunked body (no Content-Length) over the limit is cut off as it arrives.
+    const chunks = (async function* () {
+      for (let i = 0; i < 20; i++) yield new Uint8Array(1024 * 1024).fill(32);
+    })();
+    const chunked = await fetch(`${mock.url}/v1/sites/123456/notes`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: chunks as unknown as BodyInit,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(400);
+    expect((await call('/v1/sites/123456', { headers: auth })).status).toBe(200);
+    const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+    const prism = readdirSync('/proc').find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(process.pid);
+      } catch {
+        return false;
+      }
+    });
+    expect(prism).toBeDefined();
+    expect(rss(Number(prism))).toBeLessThan(300 * 1024 * 1024);
+    expect(rss(process.pid)).toBeLessThan(300 * 1024 * 1024 + 200 * 1024 * 1024); // this process runs vitest too
+  });
+
   // Last of this block: it stops the file's mock (stop() is idempotent, so afterAll is a no-op).
   it('stops: the port no longer answers', async () => {
     await mock.stop();
     await expect(fetch(`${mock.url}/v1/sites`)).rejects.toThrow();
   });
 });
+
+/** A one-operation spec: Prism starts in a fraction of the bundle's time. */
+function tinySpec(): string {
+  const spec = join(mkdtempSync(join(tmpdir(), 'mock-tiny-')), 'openapi.json');
+  const ok = {
+    description: 'ok',
+    content: { 'application/json': { example: { message: 'Success', data: 1, errors: null } } },
+  };
+  writeFileSync(
+    spec,
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: { '/ping': { get: { responses: { 200: ok } } } },
+    }),
+  );
+  return spec;
+}
 
 describe('hosting-api-mock CLI', () => {
   const cli = join(__dirname, '..', 'dist', 'cli.js');
@@ -254,6 +318,63 @@ describe('hosting-api-mock CLI', () => {
     });
     expect(code).toBe(1);
     expect(err).toBe('hosting-api-mock: Prism, which answers for the mock, exited (SIGKILL): restart the mock\n');
+  });
+
+  it('names a busy port (exit 2), not a Prism exit', async () => {
+    const busy = http.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    const child = spawn(process.execPath, [cli, '--port', String(port), '--quiet', '--spec', tinySpec()]);
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    busy.close();
+    expect(code).toBe(2);
+    expect(err.split('\n')[0]).toBe(
+      `hosting-api-mock: Port ${port} on 127.0.0.1 is in use. Pick another with --port, or stop what is listening there.`,
+    );
+  });
+
+  it('takes Prism down within 2 s when the mock is killed with SIGKILL', async () => {
+    const spec = tinySpec();
+    const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--spec', spec]);
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('listening on')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    const prisms = () =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('prism-cli');
+          } catch {
+            return false;
+          }
+        })
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(child.pid);
+          } catch {
+            return false;
+          }
+        });
+    const mine = prisms();
+    expect(mine).toHaveLength(1);
+    await new Promise<void>((resolve) => {
+      child.on('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+    const started = Date.now();
+    const alive = () =>
+      existsSync(`/proc/${mine[0]}`) && !readFileSync(`/proc/${mine[0]}/stat`, 'utf8').includes(') Z ');
+    // Wait on Prism's own exit (its pipe from the mock closed), up to 2 s.
+    while (alive() && Date.now() - started < 2000) await new Promise((r) => setImmediate(r));
+    expect(alive()).toBe(false);
   });
 
   it('rejects a bad option with a message and a non-zero exit', async () => {

@@ -2,7 +2,9 @@
 // hosting-api-sandbox: runs the stateful sandbox until interrupted.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { type OutcomeSpec, parseOutcomeFlag } from './domain/outcomes.js';
 import { type CorsOption, parseCorsOrigins } from './http/cors.js';
+import { type FaultSpec, parseFaultFlag } from './http/faults.js';
 import type { ClientConfig } from './index.js';
 
 const HELP = `Usage: hosting-api-sandbox [options]
@@ -22,14 +24,23 @@ Options:
   --webhook-url URL         POST webhook events of queued operations to URL
   --self-check              check every answer against the spec (status, body schema, headers);
                             an undocumented answer becomes a 500 and is printed (slower)
-  --cors [ORIGINS]          let pages on other origins call the sandbox: bare --cors allows any
-                            origin, ORIGINS is a comma-separated list (http://127.0.0.1:5173,...)
+  --cors [ORIGINS]          let pages on other origins call the API: bare --cors allows any
+                            origin, ORIGINS is a comma-separated list (http://127.0.0.1:5173,...);
+                            the control routes stay out of it
+  --cors-control ORIGINS    let pages on these origins call the control routes (/__sandbox/...)
+  --fault SPEC              a transport fault (repeatable): TARGET:KIND[=VALUE][,times=N]
+                            [,probability=P][,seed=S]; TARGET an operationId or "METHOD /path",
+                            KIND delay=MS, timeout, drop or status=CODE (getSite:status=503)
+  --outcome SPEC            a documented outcome (repeatable): NAME:SITE_ID[:COUNT], NAME one of
+                            git_deploy_failed, git_deploy_interrupted, git_deploy_duplicate_delivery
   -V, --version             print the version
   -h, --help                show this help
 
 Control routes (no token): POST /__sandbox/reset, GET|POST /__sandbox/clock
 ({"advance": "30s"}), GET|DELETE /__sandbox/webhooks, GET|PUT|PATCH /__sandbox/state,
-GET /__sandbox/operations. See the package README.`;
+GET /__sandbox/operations, GET|POST|DELETE /__sandbox/faults and /__sandbox/outcomes,
+POST /__sandbox/webhooks/trigger. They answer only to a loopback Host (or --host's) and refuse
+requests from web pages of other sites. See the package README.`;
 
 function fail(message: string): never {
   console.error(`hosting-api-sandbox: ${message}\nRun with --help for usage.`);
@@ -41,7 +52,7 @@ const args = process.argv
   .slice(2)
   .map((arg, i, all) => (arg === '--cors' && (i === all.length - 1 || all[i + 1]!.startsWith('-')) ? '--cors=*' : arg));
 
-let values: Record<string, string | boolean | undefined>;
+let values: Record<string, string | boolean | string[] | undefined>;
 try {
   ({ values } = parseArgs({
     args,
@@ -55,6 +66,9 @@ try {
       'webhook-url': { type: 'string' },
       'self-check': { type: 'boolean' },
       cors: { type: 'string' },
+      'cors-control': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      outcome: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'V' },
     },
@@ -96,6 +110,30 @@ if (str('cors') !== undefined) {
     fail((error as Error).message);
   }
 }
+let corsControl: CorsOption | undefined;
+if (str('cors-control') !== undefined) {
+  try {
+    corsControl = parseCorsOrigins(str('cors-control')!);
+  } catch (error) {
+    fail((error as Error).message.replace('--cors ', '--cors-control '));
+  }
+}
+const faults: FaultSpec[] = [];
+for (const text of (values.fault as string[] | undefined) ?? []) {
+  try {
+    faults.push(parseFaultFlag(text) as unknown as FaultSpec);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+const outcomes: OutcomeSpec[] = [];
+for (const text of (values.outcome as string[] | undefined) ?? []) {
+  try {
+    outcomes.push(parseOutcomeFlag(text) as unknown as OutcomeSpec);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
 const webhookUrl = str('webhook-url');
 if (webhookUrl !== undefined) {
   try {
@@ -107,22 +145,39 @@ if (webhookUrl !== undefined) {
 }
 // Loaded only once the arguments are valid: --help and usage errors answer at once, without the
 // spec model and the schemas (half a second of start-up).
-const { DEFAULT_CLIENTS, startSandbox } = await import('./index.js');
+const { DEFAULT_CLIENTS, startSandbox, TIMEOUTS } = await import('./index.js');
 const clients: ClientConfig[] = clientId
   ? [{ clientId, clientSecret: clientSecret!, scopes: ['authorized', 'owner', 'git_edit'] }, DEFAULT_CLIENTS[1]!]
   : DEFAULT_CLIENTS;
 
+const host = str('host') ?? '127.0.0.1';
+// Anyone who can reach a non-loopback address can use the API and, with Host set to it, the control routes.
+if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(host)) {
+  console.error(
+    `hosting-api-sandbox: warning: binding ${host}, not a loopback address: other machines can reach the sandbox (its API, and its control routes with Host ${host})`,
+  );
+}
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 try {
-  const sandbox = await startSandbox({
+  sandbox = await startSandbox({
     port,
-    host: str('host') ?? '127.0.0.1',
+    host,
     clients,
     seed: str('seed'),
     speed,
     webhookUrl,
     selfCheck: values['self-check'] === true,
     cors,
+    corsControl,
+    faults,
+    outcomes,
   });
+} catch (error) {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === 'EADDRINUSE') fail(`port ${port} is in use: pick another with --port`);
+  fail(e.message);
+}
+{
   console.log(`Hosting API sandbox listening
   API:      ${sandbox.url}
   Auth:     ${sandbox.authUrl}/auth/token
@@ -130,19 +185,21 @@ try {
   Seed:     ${str('seed') ?? 'built-in account'}
   Validation: @hosting-api/schemas
   Self-check: ${values['self-check'] ? 'on (every answer checked against the spec)' : 'off'}
-  CORS:     ${cors === undefined ? 'off' : cors === true ? 'any origin' : cors.join(', ')}
+  CORS:     ${cors === undefined ? 'off' : cors === true ? 'any origin' : cors.join(', ')}${corsControl === undefined ? '' : ` (control routes: ${corsControl === true ? 'any origin' : corsControl.join(', ')})`}
+  Faults:   ${faults.length ? `${faults.length} set (GET /__sandbox/faults)` : 'none'}
+  Outcomes: ${outcomes.length ? `${outcomes.length} armed (GET /__sandbox/outcomes)` : 'none'}
   Credentials accepted (client_id / client_secret → scopes):`);
   for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);
+  // Requests in flight get up to TIMEOUTS.drain (5 s) to finish; a second signal exits at once.
+  let stopping = false;
   const shutdown = () => {
-    sandbox.stop().then(
+    if (stopping) process.exit(1);
+    stopping = true;
+    sandbox.stop(TIMEOUTS.drain).then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-} catch (error) {
-  const e = error as NodeJS.ErrnoException;
-  if (e.code === 'EADDRINUSE') fail(`port ${port} is in use: pick another with --port`);
-  fail(e.message);
 }

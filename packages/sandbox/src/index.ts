@@ -2,12 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { handlers as allHandlers } from './domain/areas/index.js';
 import { fixtureProblems } from './domain/fixture.js';
+import { checkOutcome, type OutcomeSpec } from './domain/outcomes.js';
 import { SandboxRuntime } from './domain/runtime.js';
 import { seedState } from './domain/seed.js';
 import type { SandboxState } from './domain/state.js';
 import { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
 import { type CorsOption, parseCorsOrigins } from './http/cors.js';
-import { buildServer } from './http/server.js';
+import { checkFault, type FaultSpec, Faults } from './http/faults.js';
+import { buildServer, type Timeouts } from './http/server.js';
 import { loadSpec } from './http/spec.js';
 import { VALIDATORS } from './http/validation.js';
 
@@ -42,6 +44,19 @@ export interface SandboxOptions {
    * API's and the control routes' paths.
    */
   cors?: CorsOption;
+  /**
+   * Origins allowed to call the control routes (/__sandbox/…) from a page: never implied by
+   * `cors`, which covers the API only. `true`: any origin. Off by default.
+   */
+  corsControl?: CorsOption;
+  /** Transport faults set from the start (see the README's "Testing failure paths"). */
+  faults?: FaultSpec[];
+  /** Documented outcomes armed from the start (see the README's "Testing failure paths"). */
+  outcomes?: OutcomeSpec[];
+  /** Most activity log entries kept (the oldest go first). Default 10,000. */
+  activityLimit?: number;
+  /** The server's timeouts in ms (`TIMEOUTS`: headers 10 s, request 30 s, keep-alive 5 s, idle 30 s). */
+  timeouts?: Partial<Timeouts>;
 }
 
 export interface Sandbox {
@@ -58,7 +73,13 @@ export interface Sandbox {
   /** Moves the virtual clock forward, running queued work that falls due. */
   advance(ms: number): void;
   reset(): void;
-  stop(): Promise<void>;
+  /** Transport faults: add, list and clear them (as POST|GET|DELETE /__sandbox/faults). */
+  faults: Faults;
+  /**
+   * Stops: no new connections; requests in flight get up to `drainMs` (default 0; the CLI gives
+   * 5 s on SIGTERM) to finish, then every connection is closed.
+   */
+  stop(drainMs?: number): Promise<void>;
 }
 
 export function loadFixture(file: string): SandboxState {
@@ -74,7 +95,11 @@ export function loadFixture(file: string): SandboxState {
 }
 
 /** The sandbox without a port: its runtime now, its request handling once the spec is loaded. */
-export function createSandboxCore(options: Omit<SandboxOptions, 'port' | 'host'> = {}) {
+export function createSandboxCore(
+  options: Omit<SandboxOptions, 'port' | 'host'> = {},
+  /** The bound address, for the control routes' Host check (undefined: no check, as for MSW). */
+  guardHost?: string,
+) {
   const onError = options.onError ?? ((message, error) => console.error(`[sandbox] ${message}:`, error));
   const speed = options.speed ?? 1;
   if (!(speed >= 0)) throw new Error('speed must be a number ≥ 0');
@@ -84,17 +109,24 @@ export function createSandboxCore(options: Omit<SandboxOptions, 'port' | 'host'>
   if (!clients.length) throw new Error('at least one client is needed');
   if (Array.isArray(options.cors)) parseCorsOrigins(options.cors.join(',')); // throws on a bad origin
 
+  if (Array.isArray(options.corsControl)) parseCorsOrigins(options.corsControl.join(','));
+
   const fixture = typeof options.seed === 'string' ? loadFixture(options.seed) : options.seed;
   const runtime = new SandboxRuntime({
     clients,
     start,
     speed,
     webhookUrl: options.webhookUrl ?? null,
+    activityLimit: options.activityLimit,
     onError,
     seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
   });
-  const app = loadSpec().then(({ model, operations }) =>
-    buildServer({
+  const faults = new Faults();
+  for (const outcome of options.outcomes ?? []) runtime.outcomes.add(checkOutcomeOrThrow(outcome));
+  const app = loadSpec().then(({ model, operations }) => {
+    const known = new Set(operations.map((op) => op.operationId));
+    for (const fault of options.faults ?? []) faults.add(checkFaultOrThrow(fault, (id) => known.has(id)));
+    return buildServer({
       model,
       selfCheck: options.selfCheck === true,
       rt: runtime,
@@ -102,18 +134,35 @@ export function createSandboxCore(options: Omit<SandboxOptions, 'port' | 'host'>
       handlers: allHandlers,
       validators: VALIDATORS,
       bodyLimit: options.bodyLimit ?? 1024 * 1024,
+      timeouts: options.timeouts,
       onError,
       cors: options.cors,
-    }),
-  );
-  return { runtime, clients, app };
+      corsControl: options.corsControl,
+      guard: guardHost === undefined ? undefined : { host: guardHost },
+      faults,
+    });
+  });
+  return { runtime, clients, app, faults };
 }
 
+/** An ApiError of a check (a 400 with `errors`) as a plain Error for options. */
+function plain<T>(check: () => T, what: string): T {
+  try {
+    return check();
+  } catch (error) {
+    const errors = (error as { errors?: string[] | null }).errors;
+    throw new Error(`${what}: ${errors?.join('; ') ?? (error as Error).message}`);
+  }
+}
+const checkOutcomeOrThrow = (value: unknown) => plain(() => checkOutcome(value), 'outcomes');
+const checkFaultOrThrow = (value: unknown, known: (id: string) => boolean) =>
+  plain(() => checkFault(value, known), 'faults');
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const core = createSandboxCore(options);
+  const host = options.host ?? '127.0.0.1';
+  const core = createSandboxCore(options, host);
   const { runtime, clients } = core;
   const app = await core.app;
-  const host = options.host ?? '127.0.0.1';
   const port = await app.listen(options.port ?? 0, host);
   const authUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -141,16 +190,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     advance: (ms) => runtime.clock.advance(ms),
     reset: () => runtime.reset(),
-    async stop() {
+    faults: core.faults,
+    async stop(drainMs = 0) {
       runtime.clock.stop();
+      await app.close(drainMs);
       await runtime.settle();
-      await app.close();
     },
   };
 }
 
-export { DURATIONS } from './domain/runtime.js';
+export { OUTCOMES, type OutcomeSpec } from './domain/outcomes.js';
+export { ACTIVITY_LIMIT, ACTIVITY_RETENTION_DAYS, DURATIONS } from './domain/runtime.js';
 export { seedState } from './domain/seed.js';
 export type { SandboxState } from './domain/state.js';
 export { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
 export type { CorsOption } from './http/cors.js';
+export type { FaultSpec } from './http/faults.js';
+export { TIMEOUTS } from './http/server.js';

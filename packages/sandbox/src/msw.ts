@@ -7,6 +7,9 @@
 // src/browser/platform.ts in place of the Node one.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpResponse, http, type RequestHandler } from 'msw';
+import { checkOutcome, type OutcomeSpec } from './domain/outcomes.js';
+import type { WebhookDelivery } from './domain/runtime.js';
+import { checkFault, type FaultSpec } from './http/faults.js';
 import { createSandboxCore, type SandboxOptions, type SandboxState } from './index.js';
 
 /**
@@ -36,7 +39,10 @@ function incomingMessage(method: string, url: string, headers: Record<string, st
 }
 
 export interface SandboxHandlersOptions
-  extends Pick<SandboxOptions, 'seed' | 'speed' | 'startTime' | 'clients' | 'selfCheck' | 'webhookUrl'> {
+  extends Pick<
+    SandboxOptions,
+    'seed' | 'speed' | 'startTime' | 'clients' | 'selfCheck' | 'webhookUrl' | 'faults' | 'outcomes' | 'activityLimit'
+  > {
   /** Base address of the API the app calls, ending in /v1 (e.g. https://api.example.test/v1). */
   baseUrl: string;
   /** The auth root the app gets its token from (POST {authUrl}/auth/token); control routes too. */
@@ -52,6 +58,27 @@ export interface SandboxHandlers {
   advance(ms: number): void;
   /** The current state (the live object: read it, do not change it). */
   state(): SandboxState;
+  /**
+   * Sets a transport fault, as POST /__sandbox/faults does: a delay, a timeout (no answer until
+   * the app aborts), a dropped connection (a network error) or a status. Resolves once set.
+   */
+  fault(spec: FaultSpec): Promise<void>;
+  /** Clears every transport fault. */
+  clearFaults(): void;
+  /** Arms a documented outcome, as POST /__sandbox/outcomes does (e.g. the next git deploy of a site fails). */
+  outcome(spec: OutcomeSpec): void;
+  /** The webhook deliveries recorded (event, payload, delivery id). */
+  webhooks(): WebhookDelivery[];
+}
+
+/** A check's 400 (an ApiError with `errors`) as an Error whose message says what to fix. */
+function plain<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    const errors = (error as { errors?: string[] | null }).errors;
+    throw new Error(`createSandboxHandlers: ${errors?.join('; ') ?? (error as Error).message}`);
+  }
 }
 
 /** A URL option without its trailing slash, checked. */
@@ -70,7 +97,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions): SandboxH
   const baseUrl = root('baseUrl', options.baseUrl);
   const authUrl = root('authUrl', options.authUrl);
   if (!baseUrl.endsWith('/v1')) throw new Error(`createSandboxHandlers: baseUrl must end in /v1, got "${baseUrl}"`);
-  const { runtime, app } = createSandboxCore(options);
+  const { runtime, app, faults } = createSandboxCore(options);
 
   /** Answers a request as the server does, for the path the server would see (/v1/…, /auth/…). */
   const answer = async (request: Request, path: string): Promise<Response> => {
@@ -84,6 +111,8 @@ export function createSandboxHandlers(options: SandboxHandlersOptions): SandboxH
     else delete headers['content-length'];
     const req = incomingMessage(request.method, path, headers, body);
     return new Promise<Response>((resolve) => {
+      // A timeout fault never answers: the app's abort ends the wait (as a network error).
+      request.signal?.addEventListener('abort', () => resolve(HttpResponse.error()), { once: true });
       const out: Record<string, string> = {};
       const setHeaders = (more?: Record<string, string | number>) => {
         for (const [k, v] of Object.entries(more ?? {})) out[k.toLowerCase()] = String(v);
@@ -126,5 +155,14 @@ export function createSandboxHandlers(options: SandboxHandlersOptions): SandboxH
     reset: () => runtime.reset(),
     advance: (ms) => runtime.clock.advance(ms),
     state: () => runtime.state,
+    async fault(spec) {
+      const { operationIds } = await app;
+      faults.add(plain(() => checkFault(spec, (id) => operationIds.has(id))));
+    },
+    clearFaults: () => faults.clear(),
+    outcome(spec) {
+      runtime.outcomes.add(plain(() => checkOutcome(spec)));
+    },
+    webhooks: () => runtime.webhooks,
   };
 }

@@ -25,6 +25,10 @@ describe('hosting-api-sandbox', () => {
       [['--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
       [['--cors', 'http://127.0.0.1:5173/app'], '--cors takes origins such as http://127.0.0.1:5173'],
       [['--cors', 'localhost:5173'], '--cors takes origins such as'],
+      [['--cors-control', 'evil'], '--cors-control takes origins such as'],
+      [['--fault', 'getSite'], '--fault takes TARGET:KIND'],
+      [['--fault', 'getSite:status=503,often=1'], '--fault option "often=1"'],
+      [['--outcome', 'git_deploy_failed'], '--outcome takes NAME:SITE_ID[:COUNT]'],
     ] as const) {
       const r = run(...args);
       expect(r.status, args.join(' ')).toBe(2);
@@ -57,5 +61,49 @@ describe('hosting-api-sandbox', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it('warns when it binds an address that is not loopback', () => {
+    // 192.0.2.1 (TEST-NET-1) is on no interface here: the warning comes, then the bind fails.
+    const r = run('--host', '192.0.2.1', '--port', '0');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'hosting-api-sandbox: warning: binding 192.0.2.1, not a loopback address: other machines can reach the sandbox (its API, and its control routes with Host 192.0.2.1)',
+    );
+    expect(r.status).toBe(2);
+    expect(run('--help').stderr).toBe('');
+  });
+
+  it('on SIGTERM finishes a request in flight, refuses new ones, and exits 0', async () => {
+    // The request is held 1.5 s by a delay fault: SIGTERM comes while it is in flight.
+    const child = spawn(process.execPath, [cli, '--port', '0', '--speed', '0', '--fault', 'listAlerts:delay=1500'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /API:\s+(\S+)\/v1/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const token = await fetch(`${url}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=sandbox-client&client_secret=sandbox-secret',
+    }).then(async (r) => ((await r.json()) as { data: { access_token: string } }).data.access_token);
+    const inFlight = fetch(`${url}/v1/alerts`, { headers: { authorization: `Bearer ${token}` } });
+    // The fault's count shows when the server holds the request.
+    for (;;) {
+      const faults = (await (await fetch(`${url}/__sandbox/faults`)).json()) as { data: unknown[] };
+      if (faults.data.length === 0) break; // applied once: the rule is used up
+    }
+    child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect(await exited).toBe(0);
+    await expect(fetch(`${url}/__sandbox/clock`)).rejects.toThrow();
   });
 });

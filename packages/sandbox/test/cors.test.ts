@@ -8,14 +8,16 @@ const PAGE = 'http://127.0.0.1:5173';
 let listed: Sandbox;
 let any: Sandbox;
 let off: Sandbox;
+let control: Sandbox;
 beforeAll(async () => {
-  [listed, any, off] = await Promise.all([
+  [listed, any, off, control] = await Promise.all([
     startSandbox({ speed: 0, cors: [PAGE, 'https://app.example.com'] }),
     startSandbox({ speed: 0, cors: true }),
     startSandbox({ speed: 0 }),
+    startSandbox({ speed: 0, cors: [PAGE], corsControl: [PAGE] }),
   ]);
 });
-afterAll(() => Promise.all([listed, any, off].map((s) => s?.stop())));
+afterAll(() => Promise.all([listed, any, off, control].map((s) => s?.stop())));
 
 const preflight = (root: string, path: string, method: string, origin = PAGE) =>
   fetch(root + path, {
@@ -38,13 +40,25 @@ describe('sandbox CORS', () => {
     expect(await res.text()).toBe('');
   });
 
-  it('answers preflights for the token operation and the control routes', async () => {
+  it('answers preflights for the token operation; the control routes only for origins named for them', async () => {
     const token = await preflight(listed.authUrl, '/auth/token', 'POST');
     expect(token.status).toBe(204);
     expect(methodsOf(token)).toEqual(['POST']);
-    const clock = await preflight(listed.authUrl, '/__sandbox/clock', 'POST');
+    // `cors` covers the API, not the control routes: their preflight is refused (no CORS headers).
+    for (const sb of [listed, any]) {
+      const clock = await preflight(sb.authUrl, '/__sandbox/clock', 'POST');
+      expect(clock.status).not.toBe(204);
+      expect(clock.headers.get('access-control-allow-origin')).toBeNull();
+      const dump = await fetch(`${sb.authUrl}/__sandbox/state`, { headers: { Origin: PAGE } });
+      expect(dump.status).toBe(403);
+      expect(dump.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    const clock = await preflight(control.authUrl, '/__sandbox/clock', 'POST');
     expect(clock.status).toBe(204);
     expect(methodsOf(clock)).toEqual(['GET', 'POST']);
+    const dump = await fetch(`${control.authUrl}/__sandbox/clock`, { headers: { Origin: PAGE } });
+    expect(dump.status).toBe(200);
+    expect(dump.headers.get('access-control-allow-origin')).toBe(PAGE);
   });
 
   it('puts the CORS headers on answers, errors included, and exposes the documented response headers', async () => {

@@ -3,6 +3,7 @@
 // (activity log, alerts, queued work).
 import type { IncomingMessage } from 'node:http';
 import { Clock } from './clock.js';
+import { Outcomes } from './outcomes.js';
 import { type ActivityRecord, type AlertRecord, nextId, type SandboxState } from './state.js';
 import { type ClientConfig, TokenStore } from './tokens.js';
 import type { Schema } from './types.js';
@@ -21,8 +22,18 @@ export const DURATIONS = {
   collaboratorBatch: 5_000,
 } as const;
 
+/** Days the activity log keeps (part 8: account log 60 days, site log 30: the longer of the two). */
+export const ACTIVITY_RETENTION_DAYS = 60;
+/** Most activity entries kept, whatever their age (a frozen clock never ages them). */
+export const ACTIVITY_LIMIT = 10_000;
+/** Most webhook deliveries kept for GET /__sandbox/webhooks (the oldest go first). */
+export const WEBHOOK_RECORD_LIMIT = 1_000;
+
 export interface WebhookDelivery {
+  /** The delivery's identity: a repeated delivery (more than once per deploy, part 6) keeps it. */
   id: number;
+  /** Numbers every record, repeats included, never reused (`hosting-api webhooks listen` reads from it). */
+  seq: number;
   event: string;
   payload: unknown;
   /** Virtual time the event was emitted. */
@@ -40,6 +51,8 @@ export interface RuntimeOptions {
   start: number;
   speed: number;
   webhookUrl: string | null;
+  /** Most activity entries kept (the oldest go first); default ACTIVITY_LIMIT. */
+  activityLimit?: number;
   onError: (message: string, error: unknown) => void;
 }
 
@@ -69,6 +82,10 @@ export class SandboxRuntime {
   readonly tokens: TokenStore;
   webhooks: WebhookDelivery[] = [];
   private webhookSeq = 1;
+  private recordSeq = 1;
+  /** Documented outcomes armed on demand (outcomes.ts). */
+  readonly outcomes = new Outcomes();
+  private activityWrites = 0;
   /** Webhook deliveries in flight, so `stop()` and tests can wait for them. */
   readonly inflight = new Set<Promise<void>>();
 
@@ -88,6 +105,7 @@ export class SandboxRuntime {
     this.clock.clearTasks();
     this.state = state ?? this.options.seed(this.clock.now());
     this.webhooks = [];
+    this.outcomes.clear();
   }
 
   get webhookUrl(): string | null {
@@ -108,8 +126,28 @@ export class SandboxRuntime {
       message: input.message,
       siteId: input.siteId ?? null,
     };
-    this.state.activity.push(entry);
+    const log = this.state.activity;
+    log.push(entry);
+    const limit = this.options.activityLimit ?? ACTIVITY_LIMIT;
+    // Retention on the sandbox clock, checked every 256 writes; past the limit the oldest tenth
+    // goes at once (so the work is spread: one pass per 256 writes or per tenth of the limit).
+    if ((++this.activityWrites & 255) === 0 || log.length > limit) this.trimActivity(limit);
     return entry;
+  }
+
+  /**
+   * Drops activity entries past the retention, then the oldest down to 90% of `limit` when over
+   * it. Entries are appended as time goes, so the expired ones are at the front: the scan stops at
+   * the first one still kept.
+   */
+  trimActivity(limit = this.options.activityLimit ?? ACTIVITY_LIMIT): void {
+    // ISO timestamps of one format compare as strings.
+    const since = new Date(this.clock.now() - ACTIVITY_RETENTION_DAYS * 86_400_000).toISOString();
+    const log = this.state.activity;
+    let expired = 0;
+    while (expired < log.length && log[expired]!.timestamp < since) expired++;
+    const over = log.length - expired > limit ? log.length - expired - Math.floor(limit * 0.9) : 0;
+    if (expired + over > 0) log.splice(0, expired + over);
   }
 
   /** Adds an alert to the inbox (unread, not dismissed). */
@@ -146,10 +184,25 @@ export class SandboxRuntime {
     });
   }
 
-  /** Records a webhook event and, with a webhook URL, POSTs it there (JSON, no token). */
-  emitWebhook(event: string, payload: unknown): WebhookDelivery {
+  /**
+   * Records a webhook event and, with a webhook URL, POSTs it there (JSON, no token, headers
+   * `x-hosting-event` and `x-hosting-delivery`). `copies` > 1 sends the same delivery again (same
+   * payload, same delivery id): part 6 says a delivery may come more than once.
+   */
+  emitWebhook(event: string, payload: unknown, copies = 1): WebhookDelivery {
+    const id = this.webhookSeq++;
+    let first: WebhookDelivery | undefined;
+    for (let copy = 0; copy < copies; copy++) {
+      const delivery = this.deliver(id, event, payload);
+      first ??= delivery;
+    }
+    return first!;
+  }
+
+  private deliver(id: number, event: string, payload: unknown): WebhookDelivery {
     const delivery: WebhookDelivery = {
-      id: this.webhookSeq++,
+      id,
+      seq: this.recordSeq++,
       event,
       payload,
       emittedAt: this.clock.nowIso(),
@@ -157,11 +210,13 @@ export class SandboxRuntime {
       status: null,
     };
     this.webhooks.push(delivery);
+    if (this.webhooks.length > WEBHOOK_RECORD_LIMIT)
+      this.webhooks.splice(0, this.webhooks.length - WEBHOOK_RECORD_LIMIT);
     const url = this.options.webhookUrl;
     if (url) {
       const p = fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hosting-event': event },
+        headers: { 'content-type': 'application/json', 'x-hosting-event': event, 'x-hosting-delivery': String(id) },
         body: JSON.stringify(payload),
         signal: AbortSignal.timeout(5_000),
       })

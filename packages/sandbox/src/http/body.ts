@@ -23,6 +23,11 @@ export function parseBody(mediaTypes: readonly string[], contentType: string | u
   if (type === 'application/json') {
     const text = raw.toString();
     if (text.trim() === '') return undefined;
+    // Deep nesting is refused before anything walks the value: every walk after this (validation,
+    // the control routes' merge patch) is then bounded, and none can overflow the stack.
+    if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+      throw badRequest(`body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     try {
       return JSON.parse(text);
     } catch (error) {
@@ -30,6 +35,31 @@ export function parseBody(mediaTypes: readonly string[], contentType: string | u
     }
   }
   return Object.fromEntries(new URLSearchParams(raw.toString()));
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have (the state's fixtures need under 10). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`: one pass over the characters, no
+ * recursion, strings skipped (a bracket inside a string does not count).
+ */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return false;
 }
 
 /** Reads the request body (any method: two GETs of the spec take one), at most `limit` bytes. */

@@ -1,18 +1,48 @@
 // Routes outside the API that let tests drive the sandbox (no token): reset, clock, webhooks, the
 // state (dump, replace, merge patch; fixtures validated fully) and the list of operations.
 import type { AreaHandlers } from '../domain/area.js';
-import { badRequest } from '../domain/errors.js';
+import { finishedDeploy, gitDeployPayload } from '../domain/areas/git.js';
+import { ApiError, badRequest, MESSAGES } from '../domain/errors.js';
 import { fixtureProblems } from '../domain/fixture.js';
+import { checkOutcome } from '../domain/outcomes.js';
 import type { SandboxRuntime } from '../domain/runtime.js';
 import type { SandboxState } from '../domain/state.js';
 import type { OperationId } from '../domain/types.js';
+import { checkFault, type Faults } from './faults.js';
 import type { SpecOperation } from './spec.js';
 
 export interface ControlOptions {
   rt: SandboxRuntime;
   operations: SpecOperation[];
   handlers: AreaHandlers;
+  faults: Faults;
+  /** The events of the spec's `webhooks:`. */
+  webhookEvents: string[];
 }
+
+/**
+ * The state as GET /__sandbox/state shows it: stored secrets (the account's git token) are
+ * redacted. The dump is still a valid fixture; loading it stores the text `***` as the token.
+ */
+export function redactedState(state: SandboxState): SandboxState {
+  return state.gitAccountToken === null ? state : { ...state, gitAccountToken: REDACTED };
+}
+export const REDACTED = '***';
+
+/** For each event of the spec's webhooks: the payload of one delivery about an existing resource. */
+const TRIGGERS: Record<string, (rt: SandboxRuntime, body: Record<string, unknown>) => unknown> = {
+  git_deploy_completed: (rt, body) => {
+    if (!Number.isInteger(body.site_id)) throw badRequest('body.site_id: the id of a site with a finished git deploy');
+    if (body.deploy_id !== undefined && !Number.isInteger(body.deploy_id))
+      throw badRequest('body.deploy_id: the id of a deploy of that site');
+    const entry = finishedDeploy(rt.state, body.site_id as number, body.deploy_id as number | undefined);
+    if (!entry)
+      throw new ApiError(404, MESSAGES.notFound, [
+        `site ${body.site_id} has no finished git deploy${body.deploy_id === undefined ? '' : ` ${body.deploy_id}`}`,
+      ]);
+    return gitDeployPayload(entry);
+  },
+};
 
 export type ControlRoute = [
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -21,7 +51,8 @@ export type ControlRoute = [
 ];
 
 /** Routes outside the API that let tests drive the sandbox; each answers `{message, data, errors}`. */
-export function controlRoutes({ rt, operations, handlers }: ControlOptions): ControlRoute[] {
+export function controlRoutes({ rt, operations, handlers, faults, webhookEvents }: ControlOptions): ControlRoute[] {
+  const known = new Set(operations.map((op) => op.operationId));
   const clockView = () => ({
     now: rt.clock.nowIso(),
     speed: rt.clock.speed,
@@ -70,7 +101,60 @@ export function controlRoutes({ rt, operations, handlers }: ControlOptions): Con
         return null;
       },
     ],
-    ['GET', '/__sandbox/state', () => rt.state],
+    // One valid delivery of an event of the spec's webhooks, about a resource that exists:
+    // {"event": "git_deploy_completed", "site_id": 123456, "deploy_id"?: 3101}.
+    [
+      'POST',
+      '/__sandbox/webhooks/trigger',
+      ({ body: raw }) => {
+        const body = (raw ?? {}) as Record<string, unknown>;
+        const event = body.event;
+        if (typeof event !== 'string' || !webhookEvents.includes(event))
+          throw badRequest(`body.event: one of the spec's webhook events: ${webhookEvents.join(', ')}`);
+        const trigger = TRIGGERS[event];
+        if (!trigger) throw badRequest(`body.event: the sandbox cannot produce ${event} yet`);
+        return rt.emitWebhook(event, trigger(rt, body));
+      },
+    ],
+    ['GET', '/__sandbox/outcomes', () => rt.outcomes.armed],
+    // {"outcome": "git_deploy_failed", "site_id": 123456, "count": 2} (outcomes.ts).
+    [
+      'POST',
+      '/__sandbox/outcomes',
+      ({ body }) => {
+        const spec = checkOutcome(body);
+        if (!rt.state.sites.some((site) => site.id === spec.site_id))
+          throw new ApiError(404, MESSAGES.notFound, [`no site ${spec.site_id}`]);
+        return rt.outcomes.add(spec);
+      },
+    ],
+    [
+      'DELETE',
+      '/__sandbox/outcomes',
+      () => {
+        rt.outcomes.clear();
+        return null;
+      },
+    ],
+    ['GET', '/__sandbox/faults', () => faults.list()],
+    // {"operationId": "getSite", "fault": "status", "status": 503, "times": 2} (faults.ts).
+    [
+      'POST',
+      '/__sandbox/faults',
+      ({ body }) => {
+        const { random: _r, remaining, ...rule } = faults.add(checkFault(body, (id) => known.has(id)));
+        return { ...rule, remaining: Number.isFinite(remaining) ? remaining : null };
+      },
+    ],
+    [
+      'DELETE',
+      '/__sandbox/faults',
+      () => {
+        faults.clear();
+        return null;
+      },
+    ],
+    ['GET', '/__sandbox/state', () => redactedState(rt.state)],
     [
       'PUT',
       '/__sandbox/state',
@@ -119,11 +203,16 @@ export function controlRoutes({ rt, operations, handlers }: ControlOptions): Con
  * A `__proto__` key (JSON.parse keeps it as an own key) would reach Object.prototype through a
  * merge: refused anywhere in a state or patch, with its path.
  */
-function refuseProtoKeys(value: unknown, path = 'body'): void {
-  if (typeof value !== 'object' || value === null) return;
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') throw badRequest(`${path}.__proto__: not allowed (a state has no such key)`);
-    refuseProtoKeys((value as Record<string, unknown>)[key], `${path}.${key}`);
+function refuseProtoKeys(value: unknown): void {
+  // An explicit stack, not recursion (the body's depth is bounded by body.ts too).
+  const stack: [unknown, string][] = [[value, 'body']];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, path] = top;
+    if (typeof node !== 'object' || node === null) continue;
+    for (const key of Object.keys(node)) {
+      if (key === '__proto__') throw badRequest(`${path}.__proto__: not allowed (a state has no such key)`);
+      stack.push([(node as Record<string, unknown>)[key], `${path}.${key}`]);
+    }
   }
 }
 

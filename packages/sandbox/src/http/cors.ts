@@ -28,13 +28,20 @@ export function documentedResponseHeaders(model: SpecModel): string[] {
  */
 export function corsHandler(
   option: CorsOption,
+  controlOption: CorsOption,
   exposed: string[],
   methodsOf: (path: string) => string[],
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const allowed = option === true ? () => true : (origin: string) => option.includes(origin);
+  const allows = (o: CorsOption) => (o === true ? () => true : (origin: string) => o.includes(origin));
+  const allowed = allows(option);
+  // The control routes reset, dump and rewrite the state: only origins named for them (corsControl,
+  // CLI --cors-control) reach them from a page, never those of `cors` alone.
+  const allowedControl = allows(controlOption);
   return (req, res) => {
     const origin = req.headers.origin;
-    if (!origin || !allowed(origin)) return false;
+    if (!origin) return false;
+    const control = req.url?.startsWith('/__sandbox/') === true;
+    if (!(control ? allowedControl(origin) : allowed(origin))) return false;
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
     if (exposed.length) res.setHeader('Access-Control-Expose-Headers', exposed.join(', '));

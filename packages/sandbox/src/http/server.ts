@@ -22,6 +22,8 @@ import { bearer, missingScopes } from './auth.js';
 import { parseBody, readBody } from './body.js';
 import { controlRoutes } from './control.js';
 import { type CorsOption, corsHandler, documentedResponseHeaders, routerMethods } from './cors.js';
+import { type FaultRule, Faults } from './faults.js';
+import { type ControlGuardOptions, controlGuard } from './guard.js';
 import { type SpecOperation, toRoutePath } from './spec.js';
 import { type ValidatorMap, validateRequest } from './validation.js';
 
@@ -37,7 +39,33 @@ export interface ServerOptions {
   selfCheck?: boolean;
   /** Cross-origin access (cors.ts): `true` for any origin, or a list of origins. Off by default. */
   cors?: CorsOption;
+  /** Origins allowed to call the control routes cross-origin (never implied by `cors`). */
+  corsControl?: CorsOption;
+  /** The Host and cross-site checks of the control routes (guard.ts); off for the MSW handlers. */
+  guard?: ControlGuardOptions;
+  /** Transport faults (faults.ts); a new empty set unless given. */
+  faults?: Faults;
+  /** The node:http server's timeouts (TIMEOUTS unless given). */
+  timeouts?: Partial<Timeouts>;
 }
+
+export type Timeouts = { -readonly [K in keyof typeof TIMEOUTS]: number };
+
+/** Timeouts of the node:http server (milliseconds). */
+export const TIMEOUTS = {
+  /** Whole request headers must arrive within this. */
+  headers: 10_000,
+  /** The whole request (headers and body) must arrive within this. */
+  request: 30_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAlive: 5_000,
+  /** A connection with no traffic either way (a client that stopped reading included) is closed after this. */
+  idle: 30_000,
+  /** SIGTERM / stop(): in-flight requests get this long to finish. */
+  drain: 5_000,
+} as const;
+
+const FAULT_HEADER = 'x-sandbox-fault';
 
 /** One matched request, as the route runners get it. */
 interface Incoming {
@@ -57,6 +85,10 @@ interface Route {
   mediaTypes: readonly string[];
   /** Status of a result that names none (the spec's success status). */
   successStatus: number;
+  /** A control route: the guard (Host, cross-site requests) runs before its body is read. */
+  control?: boolean;
+  /** The spec's path template (operations). */
+  path?: string;
   /** The envelope to send (or a raw answer); may throw an ApiError. */
   run(incoming: Incoming): JsonResult<OperationId> | RawResult | Promise<JsonResult<OperationId> | RawResult>;
 }
@@ -110,7 +142,11 @@ export interface SandboxServer {
   /** The server's request listener: every answer comes from here (msw.ts calls it directly). */
   handle(req: IncomingMessage, res: ServerResponse): void;
   listen(port: number, host: string): Promise<number>;
-  close(): Promise<void>;
+  /** Stops accepting connections; in-flight requests get up to `drainMs` (default none) to finish. */
+  close(drainMs?: number): Promise<void>;
+  faults: Faults;
+  /** The operationIds of the spec. */
+  operationIds: Set<string>;
 }
 
 export function buildServer(options: ServerOptions): SandboxServer {
@@ -189,11 +225,73 @@ export function buildServer(options: ServerOptions): SandboxServer {
     }
   };
 
+  const faults = options.faults ?? new Faults();
+  const guard = options.guard ? controlGuard({ ...options.guard, origins: options.corsControl }) : null;
+
+  /** An injected fault (faults.ts): a status answer marked as injected, a dropped connection, no answer. */
+  const inject = (rule: FaultRule, route: Route, res: ServerResponse, go: () => void) => {
+    if (rule.fault === 'delay') {
+      setTimeout(go, rule.delay_ms ?? 1000);
+      return;
+    }
+    res.req.resume();
+    if (rule.fault === 'drop') return res.destroy();
+    if (rule.fault === 'timeout') return; // no answer: the client's timeout, or the server's, ends it
+    const status = rule.status!;
+    // The seed's texts where it has one for the status (no node:http here: the browser build has none).
+    const message =
+      status === 400
+        ? MESSAGES.badRequest
+        : status === 401
+          ? MESSAGES.unauthorized
+          : status === 403
+            ? MESSAGES.forbidden
+            : status === 404
+              ? MESSAGES.notFound
+              : status === 422
+                ? MESSAGES.unprocessable
+                : status >= 500
+                  ? MESSAGES.internal
+                  : 'Injected fault';
+    // Sent as is: the self-check does not replace it (the user asked for it); the header marks it.
+    const answer = jsonAnswer(
+      status,
+      {
+        message,
+        data: null,
+        errors: [`sandbox fault: status ${status} injected for ${route.operationId} (rule ${rule.id})`],
+      },
+      { [FAULT_HEADER]: 'injected' },
+    );
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  };
+
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
     const found = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
     if (found === null) return fail(res, notFound());
     const route = found.store as Route | null;
     if (route === null) return (found.handler as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
+    if (route.control && guard) {
+      const refused = guard(req);
+      if (refused) {
+        req.resume();
+        return fail(res, refused);
+      }
+    }
+    // With no fault set this is one length check.
+    if (faults.rules.length !== 0 && route.operationId !== undefined) {
+      const rule = faults.pick(route.operationId, req.method!, route.path!, req.url ?? '/');
+      if (rule) return inject(rule, route, res, () => proceed(req, res, route, found));
+    }
+    proceed(req, res, route, found);
+  };
+  const proceed = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    found: { params: Record<string, string | undefined>; searchParams: Record<string, unknown> },
+  ) => {
     const incoming: Incoming = { req, params: found.params, query: found.searchParams, body: undefined };
     const headers = req.headers;
     // A body is there when a length above 0 or a chunked transfer is announced. An operation
@@ -218,13 +316,15 @@ export function buildServer(options: ServerOptions): SandboxServer {
       run(route, res, incoming);
     });
   };
-  const cors = options.cors
-    ? corsHandler(
-        options.cors,
-        options.model ? documentedResponseHeaders(options.model) : [],
-        routerMethods((method, url) => router.find(method, url)),
-      )
-    : null;
+  const cors =
+    options.cors || options.corsControl
+      ? corsHandler(
+          options.cors ?? [],
+          options.corsControl ?? [],
+          options.model ? documentedResponseHeaders(options.model) : [],
+          routerMethods((method, url) => router.find(method, url)),
+        )
+      : null;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (cors?.(req, res)) return;
@@ -236,7 +336,20 @@ export function buildServer(options: ServerOptions): SandboxServer {
   // The node:http server only when listen() is called: MSW (in Node or a page) needs handle() alone.
   let server: http.Server | undefined;
   const nodeServer = () => {
-    server = http.createServer(handle);
+    const t = { ...TIMEOUTS, ...options.timeouts };
+    server = http.createServer(
+      {
+        headersTimeout: t.headers,
+        requestTimeout: t.request,
+        keepAliveTimeout: t.keepAlive,
+        // How often Node checks the headers and request timeouts (its default, 30 s, is longer than they are).
+        connectionsCheckingInterval: Math.min(1_000, t.headers),
+      },
+      handle,
+    );
+    // A connection with no traffic either way for this long is closed: a client that stopped
+    // reading an answer (its socket buffer full) holds nothing longer than that.
+    server.setTimeout(t.idle, (socket) => socket.destroy());
     // A request Node cannot parse as HTTP still gets the envelope (then the connection closes).
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
@@ -289,10 +402,13 @@ export function buildServer(options: ServerOptions): SandboxServer {
         return out;
       },
     };
+    route.path = op.path;
     router.on(op.method, (op.root === 'v1' ? '/v1' : '') + toRoutePath(op.path), noop, route);
   }
-  for (const [method, path, fn] of controlRoutes(options)) {
+  const webhookEvents = Object.keys((options.model?.document as { webhooks?: object } | undefined)?.webhooks ?? {});
+  for (const [method, path, fn] of controlRoutes({ ...options, faults, webhookEvents })) {
     router.on(method, path, noop, {
+      control: true,
       acceptsBody: true,
       mediaTypes: ['application/json'],
       successStatus: 200,
@@ -306,6 +422,8 @@ export function buildServer(options: ServerOptions): SandboxServer {
 
   return {
     handle,
+    faults,
+    operationIds: new Set(operations.map((op) => op.operationId)),
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         const listening = server ?? nodeServer();
@@ -316,12 +434,20 @@ export function buildServer(options: ServerOptions): SandboxServer {
           resolve(typeof address === 'object' && address ? address.port : port);
         });
       }),
-    // Open keep-alive connections are closed too: stop() must not wait for clients to hang up.
-    close: () =>
+    // Idle keep-alive connections are closed at once: stop() must not wait for clients to hang up.
+    // Requests in flight get `drainMs` to finish (their connections close after the answer), then
+    // every connection is closed.
+    close: (drainMs = 0) =>
       new Promise<void>((resolve, reject) => {
         if (!server) return resolve();
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
+        const timer = setTimeout(() => server?.closeAllConnections(), drainMs);
+        server.close((error) => {
+          clearTimeout(timer);
+          if (error) reject(error);
+          else resolve();
+        });
+        server.closeIdleConnections();
+        if (drainMs <= 0) server.closeAllConnections();
       }),
   };
 }

@@ -10,6 +10,8 @@ import type { Schema } from '../types.js';
 const DAY = 86_400_000;
 export const ACCOUNT_LOG_RETENTION_DAYS = 60;
 export const SITE_LOG_RETENTION_DAYS = 30;
+/** Most filters one activity search takes (the seed gives no number: a sandbox choice, DECISIONS.md). */
+export const ACTIVITY_MAX_FILTERS = 20;
 export const ACTIVITY_MAX_PER_PAGE = 50;
 
 /** Public fields of an activity entry (drops the internal siteId). */
@@ -40,6 +42,10 @@ export function searchActivity(
   }
   if (!Number.isInteger(page) || page < 1) throw badRequest('body.page: must be an integer of at least 1');
   const filters = input?.filters ?? [];
+  // The seed gives no number of filters; each costs a pass over the log, so the count is bounded.
+  if (filters.length > ACTIVITY_MAX_FILTERS) {
+    throw badRequest(`body.filters: at most ${ACTIVITY_MAX_FILTERS} filters (got ${filters.length})`);
+  }
   filters.forEach((f, i) => {
     if (!Object.hasOwn(FILTER_FIELDS, f.field)) {
       throw badRequest(`body.filters.${i}.field: must be one of ${Object.keys(FILTER_FIELDS).join(', ')}`);

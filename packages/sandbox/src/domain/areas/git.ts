@@ -6,6 +6,7 @@
 import { sha1Hex } from '../../platform.js';
 import { type Ctx, defineArea } from '../area.js';
 import { badRequest, unprocessable } from '../errors.js';
+import type { DeployOutcome } from '../outcomes.js';
 import { paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import { type GitRecord, nextId, type SandboxState, type SiteRecord } from '../state.js';
@@ -100,28 +101,56 @@ function startDeploy(
     `A deploy of branch ${entry.branch} to ${site.name} was started.`,
     site.id,
   );
-  finishDeployLater(rt, site.id, id);
+  // A documented outcome armed for the site (outcomes.ts) is decided when the deploy starts.
+  finishDeployLater(rt, site.id, id, rt.outcomes.gitDeploy(site.id));
   return entry;
 }
 
-function finishDeployLater(rt: SandboxRuntime, siteId: number, deployId: number) {
-  rt.later(DURATIONS.gitDeploy, `git deploy ${deployId} processing → deployed`, () => {
+function finishDeployLater(rt: SandboxRuntime, siteId: number, deployId: number, outcome: DeployOutcome) {
+  rt.later(DURATIONS.gitDeploy, `git deploy ${deployId} processing → ${outcome.state}`, () => {
     const record = rt.state.git.find((g) => g.siteId === siteId);
     const entry = record?.history.find((h) => h.id === deployId);
     if (entry?.state !== 'processing') return;
-    entry.state = 'deployed';
+    entry.state = outcome.state;
     const site = rt.state.sites.find((s) => s.id === siteId);
-    rt.publishAlert({
-      type: 'site.git_deploy_completed',
-      category: 'completed',
-      title: 'Git deploy completed',
-      message: `Branch ${entry.branch} was deployed to ${site?.name ?? `site ${siteId}`}.`,
-      icon: 'git',
-      siteId,
-    });
-    // Part 6: only `git.state` of the payload is documented.
-    rt.emitWebhook('git_deploy_completed', { git: { state: entry.state } });
+    const where = site?.name ?? `site ${siteId}`;
+    if (outcome.state === 'failed') {
+      rt.publishAlert({
+        type: 'site.git_deploy_failed',
+        category: 'failure',
+        title: 'Git deploy failed',
+        message: `The deploy of branch ${entry.branch} to ${where} failed.`,
+        icon: 'git',
+        siteId,
+      });
+    } else {
+      rt.publishAlert({
+        type: 'site.git_deploy_completed',
+        category: 'completed',
+        title: 'Git deploy completed',
+        message: `Branch ${entry.branch} was deployed to ${where}.`,
+        icon: 'git',
+        siteId,
+      });
+    }
+    // Part 6: only `git.state` of the payload is documented; an interrupted deploy sends nothing,
+    // and a delivery may come more than once.
+    if (outcome.webhook) rt.emitWebhook('git_deploy_completed', gitDeployPayload(entry), outcome.copies);
   });
+}
+
+/** The payload of `git_deploy_completed` for a deploy (part 6: `git.state`). */
+export const gitDeployPayload = (entry: Schema<'GitDeployHistoryEntry'>) => ({ git: { state: entry.state } });
+
+/**
+ * The newest finished deploy of a site (`deploy_id` picks one), for POST /__sandbox/webhooks/trigger:
+ * undefined when there is none.
+ */
+export function finishedDeploy(state: SandboxState, siteId: number, deployId?: number) {
+  const history = state.git.find((g) => g.siteId === siteId)?.history ?? [];
+  return [...history]
+    .filter((h) => h.state !== 'processing' && (deployId === undefined || h.id === deployId))
+    .sort((a, b) => b.created.localeCompare(a.created) || b.id - a.id)[0];
 }
 
 export default defineArea({

@@ -1,0 +1,167 @@
+// `hosting-api webhooks trigger EVENT` and `hosting-api webhooks listen --forward-to URL`: a
+// developer's webhook loop against the sandbox (@hosting-api/sandbox), as `stripe trigger` and
+// `stripe listen` are against Stripe's test mode. `trigger` asks the sandbox to send one valid
+// delivery of an event of the spec's webhooks (POST /__sandbox/webhooks/trigger); `listen` reads
+// the deliveries the sandbox records (GET /__sandbox/webhooks) and forwards each new one to a URL
+// with its headers (x-hosting-event, x-hosting-delivery), printing one line per delivery.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConnectionError, HostingApiError } from '@hosting-api/client';
+import type { Command } from 'commander';
+import { EXIT } from './errors';
+import type { Io } from './io';
+import { UsageError } from './values';
+
+const DEFAULT_SANDBOX = 'http://127.0.0.1:4011';
+/** Each request to the sandbox or the forward URL: at most this long, at most this much read. */
+const DEADLINE_MS = 10_000;
+const MAX_BYTES = 16 * 1024 * 1024;
+
+interface Recorded {
+  seq?: number;
+  id: number;
+  event: string;
+  payload: unknown;
+}
+
+function urlOption(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag} must be an http(s) URL, got "${value}"`);
+  return url.href.replace(/\/$/, '');
+}
+
+const sandboxOf = (opts: { sandbox?: string }, io: Io) =>
+  urlOption(opts.sandbox ?? io.env.HOSTING_API_SANDBOX_URL ?? DEFAULT_SANDBOX, '--sandbox');
+
+/** One JSON request to the sandbox's control routes; its `data`, or an error naming the problem. */
+async function control<T>(root: string, method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(root + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(DEADLINE_MS),
+    });
+  } catch (error) {
+    throw new ConnectionError(
+      `cannot reach the sandbox at ${root} (start it with hosting-api-sandbox, or give --sandbox)`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (Number(res.headers.get('content-length')) > MAX_BYTES) {
+    await res.body?.cancel();
+    throw new Error(`the sandbox's answer to ${method} ${path} is larger than ${MAX_BYTES} bytes`);
+  }
+  const text = await res.text();
+  let parsed: { data?: T; errors?: string[] | null; message?: string } | undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  if (!res.ok || parsed === undefined) {
+    throw new HostingApiError(parsed?.message ?? `${method} ${path} answered ${res.status}`, {
+      status: res.status,
+      errors: parsed?.errors ?? null,
+    });
+  }
+  return parsed.data as T;
+}
+
+async function forward(to: string, delivery: Recorded): Promise<string> {
+  try {
+    const res = await fetch(to, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hosting-event': delivery.event,
+        'x-hosting-delivery': String(delivery.id),
+      },
+      body: JSON.stringify(delivery.payload),
+      signal: AbortSignal.timeout(DEADLINE_MS),
+    });
+    await res.body?.cancel();
+    return String(res.status);
+  } catch (error) {
+    return `failed (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)})`;
+  }
+}
+
+/** Adds the `webhooks` commands to the program; `guard` runs an action and reports its exit status. */
+export function addWebhookCommands(
+  program: Command,
+  guard: (work: () => Promise<number> | number) => void,
+  io: Io,
+): void {
+  const webhooks =
+    program.commands.find((c) => c.name() === 'webhooks') ??
+    program.command('webhooks').description('webhook deliveries from the sandbox: trigger one, or listen and forward');
+  const sandboxHelp = `the sandbox's root (default HOSTING_API_SANDBOX_URL, else ${DEFAULT_SANDBOX})`;
+
+  webhooks
+    .command('trigger')
+    .description(
+      "Ask the sandbox to send one valid delivery of EVENT (an event of the spec's webhooks) about an existing resource.",
+    )
+    .argument('<event>', 'the event, e.g. git_deploy_completed')
+    .requiredOption('--site <id>', 'the site whose newest finished git deploy it is about')
+    .option('--deploy <id>', 'a given deploy of that site instead of the newest')
+    .option('--sandbox <url>', sandboxHelp)
+    .action((event: string, opts: { site: string; deploy?: string; sandbox?: string }) =>
+      guard(async () => {
+        const root = sandboxOf(opts, io);
+        const int = (value: string, flag: string) => {
+          if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+          return Number(value);
+        };
+        const body: Record<string, unknown> = { event, site_id: int(opts.site, '--site') };
+        if (opts.deploy !== undefined) body.deploy_id = int(opts.deploy, '--deploy');
+        const sent = await control<Recorded>(root, 'POST', '/__sandbox/webhooks/trigger', body);
+        io.stdout.write(`${JSON.stringify({ event: sent.event, delivery: sent.id, payload: sent.payload })}\n`);
+        return EXIT.ok;
+      }),
+    );
+
+  webhooks
+    .command('listen')
+    .description(
+      "Forward the sandbox's new webhook deliveries to a URL (POST, JSON, with x-hosting-event and x-hosting-delivery), one line per delivery, until interrupted.",
+    )
+    .requiredOption('--forward-to <url>', 'where to POST each delivery, e.g. http://127.0.0.1:3000/webhooks')
+    .option('--sandbox <url>', sandboxHelp)
+    .option('--interval <ms>', 'how often to look for new deliveries (default 250)')
+    .option('--count <n>', 'stop after forwarding this many deliveries')
+    .action((opts: { forwardTo: string; sandbox?: string; interval?: string; count?: string }) =>
+      guard(async () => {
+        const root = sandboxOf(opts, io);
+        const to = urlOption(opts.forwardTo, '--forward-to');
+        const interval = opts.interval === undefined ? 250 : Number(opts.interval);
+        if (!Number.isInteger(interval) || interval < 10 || interval > 60_000)
+          throw new UsageError(`--interval must be milliseconds from 10 to 60000, got "${opts.interval}"`);
+        const count = opts.count === undefined ? Number.POSITIVE_INFINITY : Number(opts.count);
+        if (!(Number.isInteger(count) || count === Number.POSITIVE_INFINITY) || count < 1)
+          throw new UsageError(`--count must be a whole number above 0, got "${opts.count}"`);
+        // Only deliveries recorded after the start are forwarded (`seq` numbers every record).
+        const list = () => control<Recorded[]>(root, 'GET', '/__sandbox/webhooks');
+        let last = Math.max(0, ...(await list()).map((d) => d.seq ?? 0));
+        io.stderr.write(`Forwarding the webhook deliveries of ${root} to ${to} (Ctrl-C to stop)\n`);
+        let forwarded = 0;
+        for (;;) {
+          for (const delivery of await list()) {
+            if ((delivery.seq ?? 0) <= last) continue;
+            last = delivery.seq ?? last;
+            const status = await forward(to, delivery);
+            io.stdout.write(`${delivery.event} delivery ${delivery.id} → ${to} ${status}\n`);
+            if (++forwarded >= count) return EXIT.ok;
+          }
+          await sleep(interval);
+        }
+      }),
+    );
+}
