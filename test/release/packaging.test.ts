@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import { build } from 'esbuild';
 import { expect, it } from 'vitest';
+import { brokenLinks } from '../../scripts/markdown-links.mjs';
 import { BINS, binScript, describeInstalled, run, scratch, versions } from './installed.ts';
 
 const PUBLISHED = [
@@ -36,6 +37,7 @@ const PROVIDED: Record<string, string[]> = {
   '@hosting-api/mcp': ['ajv', 'ajv-formats'],
 };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
+const repoRoot = join(import.meta.dirname, '../..');
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
@@ -149,6 +151,9 @@ describeInstalled('packaging: the published packages installed from their tarbal
     expect(readme, 'README says how to install').toContain(`npm install `);
     expect(readme).toContain(name);
     expect(readme, 'README has an example').toMatch(COMMANDS_ONLY.includes(name) ? /```sh\n/ : /```(ts|js)\n/);
+    // Read on npm, the README has only the tarball's files: its other links use the repository's URL.
+    const dir = realpathSync(installed(name));
+    expect(brokenLinks(join(dir, 'README.md'), { root: dir, repoRoot, label: `the ${name} tarball` })).toEqual([]);
 
     const targets = [
       ...exportTargets(pkg.exports),
