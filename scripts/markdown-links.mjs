@@ -21,18 +21,21 @@ export function slug(heading) {
     .replace(/\s/g, '-');
 }
 
-/** The text of a Markdown file without its fenced code blocks and inline code (their text is not links). */
+/** The text of a Markdown file without its fenced code blocks (blanked, so lines keep their numbers). */
+function withoutBlocks(text) {
+  return text.replace(/^(\s*)(```|~~~)[^\n]*\n[\s\S]*?^\1\2[ \t]*$/gm, (block) => block.replace(/[^\n]/g, ' '));
+}
+
+/** The text of a Markdown file without its code blocks and inline code (their text is not links). */
 function prose(text) {
-  return text
-    .replace(/^(\s*)(```|~~~)[^\n]*\n[\s\S]*?^\1\2[ \t]*$/gm, (block) => block.replace(/[^\n]/g, ' '))
-    .replace(/(`+)[^`\n]*?\1/g, (code) => ' '.repeat(code.length));
+  return withoutBlocks(text).replace(/(`+)[^`\n]*?\1/g, (code) => ' '.repeat(code.length));
 }
 
 /** Anchors a file's headings (and explicit `id=`/`name=` attributes) define. */
 export function anchors(text) {
   const seen = new Map();
   const out = new Set();
-  for (const m of prose(text).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+  for (const m of withoutBlocks(text).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
     const base = slug(m[1]);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);

@@ -37,7 +37,10 @@ describe('the link check itself', () => {
   const dir = mkdtempSync(join(tmpdir(), 'links-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'pkg/docs'), { recursive: true });
-  writeFileSync(join(dir, 'pkg/docs/guide.md'), '# The guide\n\n## Rate limits & retries\n\n## Rate limits & retries\n');
+  writeFileSync(
+    join(dir, 'pkg/docs/guide.md'),
+    '# The guide\n\n## Rate limits & retries\n\n## Rate limits & retries\n',
+  );
   const readme = join(dir, 'pkg/README.md');
 
   it('reads inline links, images, reference definitions and HTML, not code', () => {
@@ -47,11 +50,9 @@ describe('the link check itself', () => {
   });
 
   it('knows GitHub’s heading anchors, repeats numbered', () => {
-    expect([...anchors('# The guide\n## Rate limits & retries\n## Rate limits & retries\n')]).toEqual([
-      'the-guide',
-      'rate-limits--retries',
-      'rate-limits--retries-1',
-    ]);
+    expect([
+      ...anchors('# The guide\n## Rate limits & retries\n## Rate limits & retries\n## What `pnpm test` reruns\n'),
+    ]).toEqual(['the-guide', 'rate-limits--retries', 'rate-limits--retries-1', 'what-pnpm-test-reruns']);
   });
 
   it('passes links that work, fails each kind of broken link', () => {

@@ -11,6 +11,7 @@ import { createContext, runInContext } from 'node:vm';
 import { build } from 'esbuild';
 import { expect, it } from 'vitest';
 import { brokenLinks } from '../../scripts/markdown-links.mjs';
+import { ENGINES_NODE } from '../../scripts/node-lines.mjs';
 import { BINS, binScript, describeInstalled, run, scratch, versions } from './installed.ts';
 
 const PUBLISHED = [
@@ -136,7 +137,7 @@ describeInstalled('packaging: the published packages installed from their tarbal
     expect(pkg.license).toBe('MIT');
     expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
     expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
-    expect(pkg.engines).toEqual({ node: '>=20.19' });
+    expect(pkg.engines).toEqual({ node: ENGINES_NODE });
     expect(pkg.files, 'files').toEqual(expect.arrayContaining([COMMANDS_ONLY.includes(name) ? 'src' : 'dist']));
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
       for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
