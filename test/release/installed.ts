@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, inject, it } from 'vitest';
+import { SUPPORTED_NODE_LINES } from '../../scripts/node-lines.mjs';
 import { nodeBinary } from './pack.mjs';
 
 export { run } from './packed-install.ts';
@@ -26,6 +27,8 @@ export const problem = 'problem' in packed ? packed.problem : undefined;
 /** The scratch project the tarballs are installed in, outside the workspace. */
 export const scratch = 'scratch' in packed ? packed.scratch : '';
 export const versions = 'versions' in packed ? packed.versions : {};
+/** Each published package's tarball, as a `file:` dependency spec. */
+export const tarballs = 'tarballs' in packed ? packed.tarballs : {};
 
 /** The test files' describe: skipped, with the reason as a skipped test, when there is no packed install. */
 export function describeInstalled(name: string, body: () => void) {
@@ -36,9 +39,10 @@ export function describeInstalled(name: string, body: () => void) {
     });
 }
 
-/** The machine's Node first, then the newest 22 and 24 (fetched, or found in the cache, once): the lines users run. */
-export const nodeLines = [Number(process.versions.node.split('.')[0]), 22, 24];
-export const nodeOf = (major: number) => (major === nodeLines[0] ? process.execPath : nodeBinary(major));
+/** The supported Node lines (scripts/node-lines.mjs): the machine's Node for its own line, else the newest release (fetched, or found in the cache, once). */
+export const nodeLines = SUPPORTED_NODE_LINES;
+export const ownLine = Number(process.versions.node.split('.')[0]);
+export const nodeOf = (major: number) => (major === ownLine ? process.execPath : nodeBinary(major));
 
 /** The script of an installed bin, for another Node to run (pnpm's .bin entries are shell scripts). */
 export function binScript(bin: string): string {

@@ -4,8 +4,8 @@
 // dry run and the packaging test both use it. (A bare `pnpm -r pack` would also pack private packages.)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { NODE_CACHE } from '../../scripts/node-lines.mjs';
 
 const HELP = `Usage: node test/release/pack.mjs <folder>
 
@@ -40,14 +40,8 @@ export function packPublished(dir, packages = publishedPackages()) {
     .map((f) => join(dir, f));
 }
 
-/**
- * Where nodeBinary() keeps the Node builds it fetched: the user's cache directory, beside npm's own
- * cache, so a fresh clone does not download and unpack them again (HOSTING_API_NODE_CACHE overrides
- * it). Delete it to get newer patch releases.
- */
-export const NODE_CACHE =
-  process.env.HOSTING_API_NODE_CACHE ??
-  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'hosting-api/node');
+/** Where nodeBinary() keeps the Node builds it fetched (scripts/node-lines.mjs). */
+export { NODE_CACHE };
 
 /**
  * The `node` executable of the newest release of a Node major line (e.g. 24), for running the
@@ -63,6 +57,9 @@ export function nodeBinary(major) {
   const bin = join(dir, 'package/bin/node');
   if (existsSync(bin)) return bin;
   mkdirSync(NODE_CACHE, { recursive: true });
+  console.warn(
+    `downloading Node ${major} (npm package ${name}@${major}) into ${dir}, once: HOSTING_API_NODE_CACHE sets another folder`,
+  );
   const tmp = mkdtempSync(join(NODE_CACHE, 'download-'));
   try {
     const packed = spawnSync('npm', ['pack', `${name}@${major}`, '--json', '--pack-destination', tmp], {

@@ -10,6 +10,8 @@ import { join, relative } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import { build } from 'esbuild';
 import { expect, it } from 'vitest';
+import { brokenLinks } from '../../scripts/markdown-links.mjs';
+import { ENGINES_NODE } from '../../scripts/node-lines.mjs';
 import { BINS, binScript, describeInstalled, run, scratch, versions } from './installed.ts';
 
 const PUBLISHED = [
@@ -36,6 +38,7 @@ const PROVIDED: Record<string, string[]> = {
   '@hosting-api/mcp': ['ajv', 'ajv-formats'],
 };
 const REPO_URL = 'git+https://github.com/hosting-api/hosting-api.git';
+const repoRoot = join(import.meta.dirname, '../..');
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- package.json
 
@@ -134,7 +137,7 @@ describeInstalled('packaging: the published packages installed from their tarbal
     expect(pkg.license).toBe('MIT');
     expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
     expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
-    expect(pkg.engines).toEqual({ node: '>=20.19' });
+    expect(pkg.engines).toEqual({ node: ENGINES_NODE });
     expect(pkg.files, 'files').toEqual(expect.arrayContaining([COMMANDS_ONLY.includes(name) ? 'src' : 'dist']));
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
       for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
@@ -149,6 +152,9 @@ describeInstalled('packaging: the published packages installed from their tarbal
     expect(readme, 'README says how to install').toContain(`npm install `);
     expect(readme).toContain(name);
     expect(readme, 'README has an example').toMatch(COMMANDS_ONLY.includes(name) ? /```sh\n/ : /```(ts|js)\n/);
+    // Read on npm, the README has only the tarball's files: its other links use the repository's URL.
+    const dir = realpathSync(installed(name));
+    expect(brokenLinks(join(dir, 'README.md'), { root: dir, repoRoot, label: `the ${name} tarball` })).toEqual([]);
 
     const targets = [
       ...exportTargets(pkg.exports),

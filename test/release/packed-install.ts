@@ -16,7 +16,13 @@ import type { TestProject } from 'vitest/node';
 import { packPublished, publishedPackages } from './pack.mjs';
 
 export type Packed =
-  | { scratch: string; versions: Record<string, string>; timings: { pack: number; install: number } }
+  | {
+      scratch: string;
+      versions: Record<string, string>;
+      /** Each published package's tarball, as a `file:` dependency spec. */
+      tarballs: Record<string, string>;
+      timings: { pack: number; install: number };
+    }
   | { problem: string };
 
 declare module 'vitest' {
@@ -85,5 +91,5 @@ export default function setup(project: TestProject) {
   }
   console.log(`packed install: pnpm pack ${pack} ms, pnpm install ${install} ms, in ${scratch}`);
   // (The scratch project is in the run's own TMPDIR, which ../../vitest.tmpdir.ts removes at the end.)
-  project.provide('packed', { scratch, versions, timings: { pack, install } });
+  project.provide('packed', { scratch, versions, tarballs: tarballOf, timings: { pack, install } });
 }

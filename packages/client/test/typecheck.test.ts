@@ -72,7 +72,7 @@ describe('public API', () => {
     );
     expect(tags).toEqual([
       expect.stringMatching(
-        /^@see \{@link http:\/\/\S+\/#\/notes\/listsitenotes listSiteNotes in the API reference\}$/,
+        /^@see \{@link https:\/\/\S+\/#\/notes\/listsitenotes listSiteNotes in the API reference\}$/,
       ),
     ]);
   }, 120_000);

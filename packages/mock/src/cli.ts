@@ -84,15 +84,20 @@ try {
       `  base URL: ${mock.baseUrl}\n  auth URL: ${mock.authUrl}\n` +
       `Try: curl -H 'Authorization: Bearer test' ${mock.baseUrl}/sites\nPress Ctrl-C to stop.\n`,
   );
+  // `on`, not `once`: Ctrl-C under `pnpm mock` sends SIGINT twice (the terminal's, then pnpm's
+  // forwarded one); a second one must not kill the process before the mock has stopped.
+  let stopping = false;
   const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     process.stdout.write(`\n${signal}: stopping the mock\n`);
     mock.stop().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 } catch (error) {
   fail((error as Error).message);
 }
