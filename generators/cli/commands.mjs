@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Writes packages/cli/src/generated/operations.ts, the CLI's commands, from the bundled spec: per operation its
 // path arguments, its query and body fields as typed flags, its help and how `--wait` follows it. Names no operation.
-import { loadModel } from '@hosting-api/openapi/model';
+import { dataSchema, loadModel } from '@hosting-api/openapi/model';
 import { failOn, firstSentence, unwrap, writeGenerated } from '../shared/spec-text.mjs';
-import { dataSchema, fieldType, previewRead, waitRule } from './rules.mjs';
+import { fieldType } from './rules.mjs';
 
 /** Options the CLI itself defines on every command; a spec field with one of these names would be ambiguous. */
 const RESERVED = new Set([
@@ -22,7 +22,7 @@ const flag = (name, where, required, schema = {}, text = schema.description) => 
   ...fieldType(schema),
 });
 
-const [gets, operations, seen] = [model.operations.filter((o) => o.method === 'get'), [], new Map()];
+const [operations, seen] = [[], new Map()];
 for (const o of model.operations.filter((o) => !o.clientMethod))
   problems.push(`${o.operationId} has no x-client-method`);
 for (const o of model.operations.filter((o) => o.clientMethod)) {
@@ -50,8 +50,8 @@ for (const o of model.operations.filter((o) => o.clientMethod)) {
   if (seen.has(key)) problems.push(`${o.operationId} and ${seen.get(key)} are both \`${key}\``);
   seen.set(key, o.operationId);
   const item = dataSchema(o)?.type === 'array' ? dataSchema(o).items : undefined;
-  const wait = waitRule(o, gets);
-  const preview = o.destructive ? previewRead(o, gets) : undefined;
+  // `--wait` follows the state a write answers; a destructive command shows what it acts on first.
+  const [wait, preview] = [o.stateFollow, o.destructive ? o.subjectRead : undefined];
   operations.push({
     id: o.operationId,
     words,

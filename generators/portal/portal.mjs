@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-// The portal's operation pages and its one search. For every operation of the bundled spec, an
+// The portal's operation pages and its one search (buildPortal, run by packages/docs/scripts/build.mjs). For every operation of the bundled spec, an
 // HTML page (<out>/operations/<operationId>.html, a stable deep link, linked from the operation in
 // the reference) from the Markdown page the llms generator wrote, under the shared header, with
 // its example request (the code samples' own examples) for the page's "Try it" (assets/try-it.js:
@@ -8,7 +7,6 @@
 // assets/search.js indexes with MiniSearch.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadModel } from '@hosting-api/openapi/model';
 import { examples } from '../docs/code-samples.mjs';
 import { esc, marked, page, readGuides } from '../guides/guides.mjs';
@@ -28,8 +26,7 @@ export function exampleRequest(o, model) {
     query,
     body: e.body ?? null,
     requiresToken: o.requiresToken,
-    // Asks before sending: a DELETE, or what the spec marks destructive (a restore).
-    destructive: o.method === 'delete' || o.operation['x-destructive'] === true,
+    destructive: o.destructive, // asks before sending (the model's list: every DELETE, a restore, …)
   };
 }
 
@@ -90,23 +87,4 @@ export async function buildPortal({ spec, out, guidesDir }) {
   }
   writeFileSync(join(out, 'assets/search-index.js'), `window.SEARCH_INDEX = ${JSON.stringify(index)};\n`);
   return { operations: model.operations.length, entries: index.length };
-}
-
-if (process.argv[1] === import.meta.filename) {
-  const { values } = parseArgs({
-    options: { spec: { type: 'string' }, out: { type: 'string' }, guides: { type: 'string' } },
-  });
-  if (!values.spec || !values.out || !values.guides) {
-    console.error(
-      'Usage: node generators/portal/portal.mjs --spec <openapi.json> --out <portal dist> --guides <folder>',
-    );
-    process.exit(2);
-  }
-  buildPortal({ spec: values.spec, out: values.out, guidesDir: values.guides }).then(
-    ({ operations, entries }) => console.log(`portal: ${operations} operation pages, ${entries} search entries`),
-    (error) => {
-      console.error(`portal: ${error.message}`);
-      process.exit(1);
-    },
-  );
 }

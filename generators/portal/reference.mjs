@@ -1,16 +1,13 @@
-#!/usr/bin/env node
-// The portal's reference (Redoc) made part of the one site, in two steps around `redocly build-docs`.
-// Before (--spec/--out): the document Redoc renders, a copy of the portal's openapi.json where every
+// The portal's reference (Redoc) made part of the one site, in two steps around `redocly build-docs`
+// (packages/docs/scripts/build.mjs). Before (referenceSpec): the document Redoc renders, a copy of the portal's openapi.json where every
 // operation's description opens with a link to its page with Try it, and where the texts Redoc
-// shows as plain text (servers and their variables) lose their Markdown. After (--html): Redoc's
+// shows as plain text (servers and their variables) lose their Markdown. After (finishReference): Redoc's
 // page gets the site's header and icon, its own search box goes (the site's search replaces it),
 // and the only thing it loaded from elsewhere (the "API docs by Redocly" badge from a CDN) is a
 // local picture, so the page makes no request off its own origin.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { isDestructive, METHODS } from '@hosting-api/openapi/model';
 import { HEADER_STYLE, header, icon } from '../guides/guides.mjs';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 /** Inline Markdown to plain text: `code`, **strong**, *emphasis* and [links](…) lose their marks. */
 const plain = (text) =>
   text
@@ -33,7 +30,7 @@ export function referenceSpec(spec) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op?.operationId) continue;
-      const destructive = method === 'delete' || op['x-destructive'] === true;
+      const destructive = isDestructive(op, method);
       const link = `[Try it: send this request with your own credentials](operations/${op.operationId}.html)${destructive ? ' (it asks before sending: this request changes or deletes data for good)' : ''}`;
       op.description = op.description ? `${link}\n\n${op.description}` : link;
     }
@@ -55,21 +52,4 @@ export function finishReference(html) {
     .replace(CDN, BADGE)
     .replace(/<head>/, `<head>${icon('')}`)
     .replace(/<body([^>]*)>/, `<body$1><style>${HEADER_STYLE}${HIDE_SEARCH}</style>${header('')}`);
-}
-
-if (process.argv[1] === import.meta.filename) {
-  const { values } = parseArgs({
-    options: { spec: { type: 'string' }, out: { type: 'string' }, html: { type: 'string' } },
-  });
-  if (values.html) {
-    writeFileSync(values.html, finishReference(readFileSync(values.html, 'utf8')));
-    console.log(`reference: ${values.html} under the site's header, nothing loaded off its origin`);
-  } else if (values.spec && values.out) {
-    writeFileSync(values.out, JSON.stringify(referenceSpec(JSON.parse(readFileSync(values.spec, 'utf8')))));
-  } else {
-    console.error(
-      'Usage: node generators/portal/reference.mjs --spec <openapi.json> --out <for Redoc.json> | --html <Redoc page>',
-    );
-    process.exit(2);
-  }
 }

@@ -4,6 +4,20 @@ export type Json = any;
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 
 export { resolveTarget, TargetError, VERSION_PATH } from './target.js';
+/** The path parameters of a path template, in order (`/sites/{site_id}/notes/{id}` → `site_id`, `id`). */
+export declare function pathParams(path: string): string[];
+/** The schema of `data` in an operation's success answer (JSON), if any. */
+export declare function dataSchema(operation: Operation): Json;
+
+/** How the state a write answers is followed: re-read with `read` while `field` keeps its value. */
+export interface StateFollow {
+  read: string;
+  field: string;
+  /** The read's path parameter that takes the new resource's `id` (a POST); undefined for a DELETE. */
+  idParam: string | undefined;
+  /** A DELETE: a 404 from the read ends the wait. */
+  gone: boolean;
+}
 /** Every DELETE, and any operation marked `x-destructive: true`; `x-destructive: false` wins over the method. */
 export declare function isDestructive(operation: Json, method: string): boolean;
 
@@ -21,6 +35,10 @@ export interface Operation {
   destructive: boolean;
   /** `x-client-method`, e.g. `sites.notes.list`. */
   clientMethod: string | undefined;
+  /** The operationId of the read of the thing this operation acts on (model/follow.js), if the spec has one. */
+  subjectRead: string | undefined;
+  /** How the state this write answers is followed (model/follow.js): the CLI's `--wait`. */
+  stateFollow: StateFollow | undefined;
   /** The effective security requirements (the operation's, else the document's). */
   security: Record<string, string[]>[];
   /** false for `security: []` (the token operations). */

@@ -6,10 +6,12 @@
 // from guides/ and the changesets, an HTML page per operation with Try it (dist/operations/), and
 // one search over guides and operations: every page under one header.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildPortal } from '../../../generators/portal/portal.mjs';
+import { finishReference, referenceSpec } from '../../../generators/portal/reference.mjs';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(pkgDir, '../..');
@@ -54,8 +56,8 @@ run(process.execPath, [join(root, 'generators/llms/llms.mjs'), '--spec', specPat
 
 // The reference: Redoc renders a copy whose operations link to their Try it pages
 // (generators/portal/reference.mjs); its page then joins the site (header, search, no CDN).
-const reference = join(root, 'generators/portal/reference.mjs');
-run(process.execPath, [reference, '--spec', join(dist, 'openapi.json'), '--out', join(dist, 'reference.json')]);
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+writeFileSync(join(dist, 'reference.json'), JSON.stringify(referenceSpec(readJson(join(dist, 'openapi.json')))));
 const require = createRequire(join(pkgDir, 'package.json'));
 const redocly = require.resolve('@redocly/cli/bin/cli.js');
 run(process.execPath, [
@@ -70,7 +72,7 @@ run(process.execPath, [
   '-o',
   'dist/index.html',
 ]);
-run(process.execPath, [reference, '--html', join(dist, 'index.html')]);
+writeFileSync(join(dist, 'index.html'), finishReference(readFileSync(join(dist, 'index.html'), 'utf8')));
 
 // The breaking-change gate's verdict on the spec against its last release (a git tag; --no-npm
 // keeps the build offline), for the changelog. Exit 1 (an uncovered breaking change) is reported
@@ -96,15 +98,8 @@ run(process.execPath, [
 ]);
 
 // One HTML page per operation with Try it, the search index, and the pages' scripts (assets/).
-run(process.execPath, [
-  join(root, 'generators/portal/portal.mjs'),
-  '--spec',
-  specPath,
-  '--out',
-  dist,
-  '--guides',
-  join(pkgDir, 'guides'),
-]);
+const portal = await buildPortal({ spec: specPath, out: dist, guidesDir: join(pkgDir, 'guides') });
+console.log(`portal: ${portal.operations} operation pages, ${portal.entries} search entries`);
 cpSync(join(pkgDir, 'assets'), join(dist, 'assets'), { recursive: true });
 // The search's engine, MiniSearch's browser build (search.js loads it on first use).
 cpSync(join(dirname(require.resolve('minisearch')), '../umd/index.js'), join(dist, 'assets/minisearch.js'));

@@ -190,10 +190,12 @@ try {
   Outcomes: ${outcomes.length ? `${outcomes.length} armed (GET /__sandbox/outcomes)` : 'none'}
   Credentials accepted (client_id / client_secret → scopes):`);
   for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);
-  // Requests in flight get up to TIMEOUTS.drain (5 s) to finish; a second signal exits at once.
+  // Requests in flight get up to TIMEOUTS.drain (5 s) to finish; a second signal exits at once,
+  // still with 0: the user asked to stop (pnpm forwards a terminal's Ctrl-C a second time, and
+  // reports a non-zero exit as ELIFECYCLE).
   let stopping = false;
   const shutdown = () => {
-    if (stopping) process.exit(1);
+    if (stopping) process.exit(0);
     stopping = true;
     sandbox.stop(TIMEOUTS.drain).then(
       () => process.exit(0),
