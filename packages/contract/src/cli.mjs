@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
+const { cappedFetch } = require('./http-cap.cjs');
 
 /** --request-timeout's default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -105,19 +106,22 @@ export async function obtainToken(authUrl, op, { checker, client } = {}) {
   const { CONTRACT_CLIENT_ID: client_id, CONTRACT_CLIENT_SECRET: client_secret } = process.env;
   let res;
   try {
-    res = await fetch(url, {
-      method: op.method.toUpperCase(),
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
-      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
-    });
+    res = await cappedFetch(
+      url,
+      {
+        method: op.method.toUpperCase(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
+      },
+      { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 },
+    );
   } catch (error) {
-    throw fail(error.cause?.message ?? error.message);
+    throw fail(error.message);
   }
-  const text = await res.text();
-  if (res.status !== 200) throw fail(`it answered ${res.status}: ${text.slice(0, 300)}`);
+  const text = res.body;
+  if (res.statusCode !== 200) throw fail(`it answered ${res.statusCode}: ${text.slice(0, 300)}`);
   // Every token response is checked against the spec, not only the token operation's transaction.
-  const response = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text };
+  const response = res;
   const problems = checker?.checkResponse(checker.findOperation(op.method, op.path), '200', response) ?? [];
   if (problems.length) throw fail(`the token response of ${where} does not match the spec: ${problems.join('; ')}`);
   let token;

@@ -13,6 +13,7 @@ const hooks = require('hooks');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
+const { cappedFetch, MAX_RESPONSE_BYTES } = require('./http-cap.cjs');
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -28,7 +29,8 @@ const CHECKS = checksFromEnv();
 const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
 // Every request of the hooks' own gives up as Dredd's do (run.mjs always sets it: --request-timeout or its default).
 const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT);
-const timeout = () => AbortSignal.timeout(REQUEST_TIMEOUT);
+/** A request of the hooks' own: the run's deadline and size cap (http-cap.cjs). */
+const request = (url, init) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
@@ -80,14 +82,12 @@ const obtainToken = (client = credentials) => requestToken(AUTH_URL, tokenOp, { 
 /** Revokes a token at the target's revoke operation (POST /auth/revoke), with the run's client credentials. */
 async function revokeToken(value) {
   const url = authUrl(revokeOp);
-  const res = await fetch(url, {
+  const res = await request(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
     body: new URLSearchParams({ token: value, ...credentials }),
-    signal: timeout(),
   });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
+  if (res.statusCode !== 200) throw new Error(`POST ${url} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
 }
 
 const withSlash = (u) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
@@ -310,14 +310,13 @@ async function send(method, url, body, authorised = false) {
   const headers = { Accept: 'application/json' };
   if (authorised && token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(url, {
+  const res = await request(url, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: timeout(),
   });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url.pathname} answered ${res.status}: ${text.slice(0, 200)}`);
+  if (res.statusCode >= 400)
+    throw new Error(`${method} ${url.pathname} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
 }
 
 function finish(transaction, info, status, body, next) {
@@ -381,15 +380,12 @@ hooks.beforeEachValidation((transaction) => {
 /** Sends the transaction's request again with other headers; answers {statusCode, headers, body, bytes}. */
 async function resend(transaction, headers) {
   const url = `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`;
-  const res = await fetch(url, {
+  return request(url, {
     method: transaction.request.method,
     headers,
     body:
       transaction.request.body === '' || transaction.request.method === 'GET' ? undefined : transaction.request.body,
-    signal: timeout(),
   });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8'), bytes };
 }
 
 /** The 401 transaction again with invalid credentials: each must get the documented 401. */
@@ -483,7 +479,7 @@ async function afterEachAsync(transaction) {
     problems.push(
       transaction.fail
         ? 'not sent'
-        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms (--request-timeout)`,
+        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: ${transaction.request.contractNoAnswer ?? `the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms`} (--request-timeout ${REQUEST_TIMEOUT} ms, at most ${MAX_RESPONSE_BYTES} bytes)`,
     );
   } else {
     const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -582,11 +578,9 @@ async function expiredTokenProbe() {
   const step = data.expire;
   const root = step.root === 'auth' ? AUTH_URL : BASE_URL;
   await send(step.method ?? 'POST', new URL(step.path.replace(/^\//, ''), withSlash(root)), step.body);
-  const res = await fetch(new URL('account', withSlash(BASE_URL)), {
+  const real = await request(new URL('account', withSlash(BASE_URL)), {
     headers: { Accept: 'application/json', Authorization: `Bearer ${old}` },
-    signal: timeout(),
   });
-  const real = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
   return checkResponse(info, '401', real).map((p) => `auth probe with an expired token: ${p}`);
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_REQUEST_TIMEOUT_MS, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
+import { cappedFetch } from './http-cap.cjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
 const require = createRequire(import.meta.url);
@@ -227,53 +228,59 @@ function configure(o) {
 /** Live targets: one token request first, so a wrong URL or credentials give one line and exit 3. */
 async function preflight(env) {
   const url = `${env.CONTRACT_AUTH_URL}/auth/token`;
+  const setup = { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 };
   let res;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: env.CONTRACT_CLIENT_ID,
-        client_secret: env.CONTRACT_CLIENT_SECRET,
-      }),
-      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
-    });
-  } catch (error) {
-    die(
-      3,
-      `cannot reach ${url} (${error.cause?.code ?? error.cause?.message ?? error.message}): check --auth-url and that the server is up.`,
+    res = await cappedFetch(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: env.CONTRACT_CLIENT_ID,
+          client_secret: env.CONTRACT_CLIENT_SECRET,
+        }),
+      },
+      setup,
     );
+  } catch (error) {
+    die(3, `cannot reach ${url} (${error.message}): check --auth-url and that the server is up.`);
   }
-  const type = res.headers.get('content-type') ?? '';
+  const type = res.headers['content-type'] ?? '';
   if (!/json/i.test(type))
     die(
       3,
-      `${url} answered ${res.status} with ${type || 'no Content-Type'}, not the API's JSON: check --auth-url (the root that serves POST /auth/token).`,
+      `${url} answered ${res.statusCode} with ${type || 'no Content-Type'}, not the API's JSON: check --auth-url (the root that serves POST /auth/token).`,
     );
-  if (res.status === 400 || res.status === 401 || res.status === 403)
-    die(3, `${url} refused the credentials (${res.status}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
-  const token = (await res.json().catch(() => ({})))?.data?.access_token;
-  if (res.status !== 200 || typeof token !== 'string')
-    die(3, `${url} answered ${res.status} without data.access_token: check --auth-url.`);
-  const account = `${env.CONTRACT_BASE_URL}/account`;
+  if (res.statusCode === 400 || res.statusCode === 401 || res.statusCode === 403)
+    die(3, `${url} refused the credentials (${res.statusCode}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
+  let token;
   try {
-    const probe = await fetch(account, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
-    });
-    const probeType = probe.headers.get('content-type') ?? '';
-    if (!/json/i.test(probeType))
-      die(
-        3,
-        `${account} answered ${probe.status} with ${probeType || 'no Content-Type'}, not the API's JSON: check --base-url.`,
-      );
+    token = JSON.parse(res.body)?.data?.access_token;
+  } catch {}
+  if (res.statusCode !== 200 || typeof token !== 'string')
+    die(3, `${url} answered ${res.statusCode} without data.access_token: check --auth-url.`);
+  const account = `${env.CONTRACT_BASE_URL}/account`;
+  let probe;
+  try {
+    probe = await cappedFetch(
+      account,
+      { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+      setup,
+    );
   } catch (error) {
+    die(3, `cannot reach ${account} (${error.message}): check --base-url.`);
+  }
+  const probeType = probe.headers['content-type'] ?? '';
+  // A wrong base URL answers a page that is not the API's (a 404 page, a login page). A 2xx in
+  // another media type is an answer of the API that drifted: the checks report it, the run goes on.
+  const ok = probe.statusCode >= 200 && probe.statusCode < 300;
+  if (!/json/i.test(probeType) && !ok)
     die(
       3,
-      `cannot reach ${account} (${error.cause?.code ?? error.cause?.message ?? error.message}): check --base-url.`,
+      `${account} answered ${probe.statusCode} with ${probeType || 'no Content-Type'}, not the API's JSON: check --base-url.`,
     );
-  }
 }
 
 /** Runs one phase script; resolves to its exit code and its results file's contents. */
