@@ -79,6 +79,11 @@ const CHECKS = [
     doc: 'Search and list results satisfy the filters and paging asked for: every item matches, perPage holds, totalItems and lastPage agree across pages.',
   },
   {
+    name: 'state_unchanged',
+    phases: ['examples'],
+    doc: 'Live runs without target data: every resource that existed before the run reads the same after it (a snapshot through every GET, before and after), and what the run created is deleted.',
+  },
+  {
     name: 'max_response_time',
     phases: ['examples', 'fuzz'],
     doc: 'Every answer arrives within --max-response-time milliseconds (off unless that option is given).',

@@ -14,6 +14,7 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
 const { cappedFetch, MAX_RESPONSE_BYTES } = require('./http-cap.cjs');
+const { createPlan } = require('./live-plan.cjs');
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -56,6 +57,7 @@ async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
   ({ obtainToken: requestToken } = await import('./cli.mjs'));
   const model = await loadModel(env.CONTRACT_SPEC_JSON);
+  specModel = model;
   checker = await createChecker(model);
   ({ operations, firstExample, checkResponse, header } = checker);
   TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
@@ -101,6 +103,78 @@ let revoked;
 let revokedError;
 const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0' && CHECKS.has('ignored_auth');
 
+// Live targets without a reset in the target data: live-plan.cjs finds existing ids, creates what
+// the writes go to, orders the transactions, cleans up and diffs the state (see its header).
+const PLANNED = MODE === 'live' && !data.reset && env.CONTRACT_PLAN !== '0';
+let plan;
+let stateBefore;
+const planResults = [];
+let specModel;
+
+/** A request of the plan's: the run's token, JSON both ways; answers {statusCode, json, body}. */
+async function planApi(method, path, body, accept = 'application/json') {
+  const headers = { Accept: accept, Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await request(new URL(path.replace(/^\//, ''), withSlash(BASE_URL)), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let json;
+  try {
+    json = JSON.parse(res.body);
+  } catch {}
+  return { ...res, json };
+}
+
+async function startPlan(transactions) {
+  plan = createPlan({ model: specModel, api: planApi, writes: ALLOW_WRITES, run: Date.now().toString(36) });
+  const t0 = Date.now();
+  stateBefore = await plan.snapshot();
+  if (ALLOW_WRITES) {
+    try {
+      await plan.prepare();
+    } catch (error) {
+      plan.notes.push(`set-up failed: ${error.message}`);
+    }
+  }
+  plan.order(transactions, (t) => lookup(t)?.model);
+  console.log(
+    `Live plan: ${Object.keys(stateBefore).length} resources snapshotted${
+      ALLOW_WRITES ? `; the writes go to what the run created: ${JSON.stringify(plan.fixtures)}` : ''
+    } (${((Date.now() - t0) / 1000).toFixed(1)} s)${plan.notes.length ? `\n  ${plan.notes.join('\n  ')}` : ''}`,
+  );
+}
+
+async function finishPlan() {
+  const problems = ALLOW_WRITES ? await plan.cleanup() : [];
+  planResults.push({
+    key: 'clean-up',
+    name: 'live plan: delete what the run created',
+    outcome: problems.length ? 'fail' : 'pass',
+    errors: problems.length ? problems : undefined,
+    failures: problems.length ? problems.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+  });
+  const after = await plan.snapshot(stateBefore);
+  const changes = plan.diff(stateBefore, after);
+  const { count, ms, budgetMs, timedOut } = plan.waits;
+  console.log(
+    `State waits: ${count}, ${(ms / 1000).toFixed(1)} s of a budget of ${(budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${timedOut.length ? `; out of budget: ${timedOut.join(', ')}` : ''}.`,
+  );
+  console.log(
+    `State diff: ${Object.keys(stateBefore).length} pre-existing resources compared before and after the run, ${changes.length} change(s).`,
+  );
+  for (const c of changes.slice(0, 40)) console.log(`  CHANGED ${c}`);
+  planResults.push({
+    key: 'state diff',
+    name: 'state diff: resources that existed before the run are unchanged',
+    outcome: changes.length ? 'fail' : 'pass',
+    errors: changes.length ? changes : undefined,
+    failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+    diff: { compared: Object.keys(stateBefore).length, changes, waits: plan.waits },
+  });
+}
+
 hooks.beforeAll((transactions, done) => {
   loadSpec()
     .then(
@@ -123,6 +197,10 @@ hooks.beforeAll((transactions, done) => {
             revokedError = `could not obtain and revoke a token for the revoked-token probe: ${error.message}`;
           }
         }
+        if (PLANNED)
+          await startPlan(transactions).catch((error) => {
+            console.error(`contract: the live plan failed: ${error.message}`);
+          });
         done();
       },
       (error) => {
@@ -158,7 +236,7 @@ function skipReason(info, status, key, override, mediaType) {
   if (TOKEN_OPERATIONS.has(id) && status === '400') return undefined;
   if (status === '404') {
     const last = info.params.filter((p) => p.in === 'path').pop();
-    if (last && data.missing?.[last.name] !== undefined) return undefined;
+    if (last && (data.missing?.[last.name] !== undefined || PLANNED)) return undefined;
     if (last)
       return 'live: a 404 needs an id that does not exist on the target (CONTRACT_TARGET_DATA "missing", by path parameter)';
   }
@@ -169,9 +247,9 @@ function buildUri(info, status, transactionUri, override) {
   const [, query = ''] = transactionUri.split('?');
   const values = { ...(data.params ?? {}), ...(override?.params ?? {}) };
   // In live mode a 404 is provoked with an id that does not exist (the last path parameter).
-  if (MODE === 'live' && status === '404' && !override?.params) {
+  if (MODE === 'live' && status === '404' && (!override?.params || override.planned)) {
     const last = info.params.filter((p) => p.in === 'path').pop();
-    if (last) values[last.name] = data.missing[last.name];
+    if (last) values[last.name] = data.missing?.[last.name] ?? missingValue(last);
   }
   let path = info.path;
   for (const p of info.params.filter((x) => x.in === 'path')) {
@@ -185,6 +263,15 @@ function buildUri(info, status, transactionUri, override) {
   for (const [name, value] of Object.entries(override?.query ?? {})) search.set(name, String(value));
   const qs = search.toString();
   return qs ? `${path}?${qs}` : path;
+}
+
+/** A value of a path parameter that names nothing on the target (live 404s without target data). */
+function missingValue(param) {
+  const schema = param.schema ?? {};
+  if (schema.format === 'email' || /email/.test(param.name)) return 'nobody-contract-gate@example.invalid';
+  const types = [].concat(schema.type ?? 'string');
+  const big = Math.min(schema.maximum ?? 2_000_000_000, 2_000_000_000);
+  return types.includes('integer') || types.includes('number') ? big - 7 : String(1_999_999_993);
 }
 
 function buildBody(info, status, override) {
@@ -233,7 +320,30 @@ hooks.beforeEach((transaction, done) => {
     transaction.contract.reason = reason;
     return done();
   }
+  // Live, no target data for it: the plan says which ids it is sent to (live-plan.cjs).
+  const planned =
+    plan && !override && !TOKEN_OPERATIONS.has(info.op.operationId) && (status.startsWith('2') || status === '404');
+  if (!planned) return build(transaction, info, status, mediaType, override, done);
+  plan
+    .resolve(info.model, mediaType)
+    .then(async (r) => {
+      if (r.skip) {
+        transaction.skip = true;
+        transaction.contract.reason = r.skip;
+        return done();
+      }
+      if (status.startsWith('2') && ALLOW_WRITES) await plan.before(info.model);
+      transaction.contract.planned = true;
+      build(transaction, info, status, mediaType, { params: r.params, body: r.body, planned: true }, done);
+    })
+    .catch((error) => {
+      transaction.contract.error = `live plan: ${error.message}`;
+      failWith(transaction, transaction.contract.error);
+      done();
+    });
+});
 
+function build(transaction, info, status, _mediaType, override, done) {
   // Where the request goes: the token operations live at the auth URL, the rest under the base URL.
   const root = TOKEN_OPERATIONS.has(info.op.operationId) ? AUTH_URL : BASE_URL;
   const uri = buildUri(info, status, transaction.request.uri, override);
@@ -279,7 +389,7 @@ hooks.beforeEach((transaction, done) => {
     return;
   }
   finish(transaction, info, status, body, done);
-});
+}
 
 /**
  * The target data's per-transaction preparation, in order:
@@ -548,6 +658,14 @@ async function afterEachAsync(transaction) {
     empty: empty || undefined,
     probed: PROBES && c.status === '401' ? true : undefined,
   });
+  // The plan remembers what a create made and puts back a setting that exists once.
+  if (c.planned && ALLOW_WRITES && c.status.startsWith('2') && transaction.real && info) {
+    let sent;
+    try {
+      sent = JSON.parse(transaction.request.body);
+    } catch {}
+    await plan.after(info.model, transaction.real, sent);
+  }
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
 }
@@ -585,10 +703,22 @@ async function expiredTokenProbe() {
 }
 
 hooks.afterAll((_transactions, done) => {
-  const probe =
+  const planned = plan
+    ? finishPlan().catch((error) =>
+        planResults.push({
+          key: 'state diff',
+          name: 'state diff: resources that existed before the run are unchanged',
+          outcome: 'fail',
+          errors: [`could not run: ${error.message}`],
+          failures: [{ check: 'state_unchanged', message: `could not run: ${error.message}` }],
+        }),
+      )
+    : Promise.resolve();
+  const probe = planned.then(() =>
     PROBES && data.expire && (!ONLY.length || ONLY.some((o) => o.split(' ')[0] === 'getAccount'))
       ? expiredTokenProbe()
-      : Promise.resolve(null);
+      : null,
+  );
   probe
     .then(
       (problems) => {
@@ -615,6 +745,7 @@ hooks.afterAll((_transactions, done) => {
         }),
     )
     .finally(() => {
+      results.push(...planResults);
       if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));
       done();
     });
