@@ -329,7 +329,7 @@ async function negativeDataRejection(op) {
     if (before !== after)
       failures.push({
         check: 'negative_data_rejection',
-        message: `${mutation.what}: refused, but ${read.method.toUpperCase()} ${read.path} reads differently afterwards`,
+        message: `${mutation.what}: refused, but ${read.method.toUpperCase()} ${read.path} reads differently afterwards: ${whatChanged(before, after)}`,
       });
     return {
       failures: failures.filter((f) => CHECKS.has(f.check)),
@@ -339,6 +339,28 @@ async function negativeDataRejection(op) {
       actual: res.status,
     };
   });
+}
+
+/** What differs between two answers, field by field (at most 5), for a before/after failure. */
+function whatChanged(before, after) {
+  let a;
+  let b;
+  try {
+    a = JSON.parse(before);
+    b = JSON.parse(after);
+  } catch {
+    return `${String(before).slice(0, 120)} → ${String(after).slice(0, 120)}`;
+  }
+  const out = [];
+  const walk = (x, y, at) => {
+    if (out.length >= 5) return;
+    if (x && y && typeof x === 'object' && typeof y === 'object') {
+      for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) walk(x[k], y[k], at ? `${at}/${k}` : k);
+    } else if (JSON.stringify(x) !== JSON.stringify(y))
+      out.push(`${at || 'the body'}: ${JSON.stringify(x)?.slice(0, 80)} → ${JSON.stringify(y)?.slice(0, 80)}`);
+  };
+  walk(a, b, '');
+  return out.join('; ') || 'the same JSON, different text';
 }
 
 async function positiveDataAcceptance(op) {
@@ -632,8 +654,10 @@ for (const op of sorted) {
   if (isRead(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
   else skip('negative_data_rejection', op, 'changes the target if refused wrongly; give --allow-writes to run it');
   await guarded('ensure_resource_availability', op, ensureResourceAvailability);
-  await guarded('positive_data_acceptance', op, positiveDataAcceptance);
+  // use_after_delete before positive_data_acceptance: on a live target each deletes the one
+  // resource the run created, and the check that comes second finds it gone.
   await guarded('use_after_delete', op, useAfterDelete);
+  await guarded('positive_data_acceptance', op, positiveDataAcceptance);
 }
 await sandbox?.stop();
 

@@ -9,12 +9,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_REQUEST_TIMEOUT_MS, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
+import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
 import { cappedFetch } from './http-cap.cjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
 const require = createRequire(import.meta.url);
 const { CHECKS, checkOfProblem, selectChecks } = require('./checks.cjs');
+const { createPlan } = require('./live-plan.cjs');
 const here = import.meta.dirname;
 const { version } = require('../package.json');
 
@@ -283,6 +284,60 @@ async function preflight(env) {
     );
 }
 
+/**
+ * Live targets: every resource that exists before the run is read (every GET with ids found
+ * through the lists, live-plan.cjs) before the first phase and again after the last; `finish()`
+ * answers the state diff as a report case (check state_unchanged).
+ */
+async function stateDiff(env) {
+  const { loadModel } = await import('@hosting-api/openapi/model');
+  const model = await loadModel(specFile((message) => die(2, message)));
+  const base = `${env.CONTRACT_BASE_URL}/`;
+  const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
+  let token;
+  const api = async (method, path) => {
+    token ??= await obtainToken(env.CONTRACT_AUTH_URL, model.issueTokenOperation);
+    const res = await cappedFetch(
+      new URL(path.replace(/^\//, ''), base),
+      { method, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+      { deadline: timeout },
+    );
+    let json;
+    try {
+      json = JSON.parse(res.body);
+    } catch {}
+    return { ...res, json };
+  };
+  const plan = createPlan({ model, api, writes: false, run: 'state' });
+  const t0 = Date.now();
+  const before = await plan.snapshot();
+  const took = [(Date.now() - t0) / 1000];
+  return {
+    async finish() {
+      const t1 = Date.now();
+      token = undefined; // a phase may have revoked tokens of the client
+      const after = await plan.snapshot(before);
+      took.push((Date.now() - t1) / 1000);
+      const changes = plan.diff(before, after);
+      const compared = Object.keys(before).length;
+      console.log(
+        `\nState diff: ${compared} resources that existed before the run read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
+      );
+      for (const c of changes.slice(0, 30)) console.log(`  CHANGED ${c}`);
+      return {
+        phase: 'state',
+        name: `state diff: ${compared} pre-existing resources unchanged`,
+        check: 'state_unchanged',
+        outcome: changes.length ? 'fail' : 'pass',
+        expected: `${compared} resources as before the run`,
+        actual: changes.length ? `${changes.length} changed` : 'unchanged',
+        failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+        stateDiff: { compared, changed: changes, paths: Object.keys(before) },
+      };
+    },
+  };
+}
+
 /** Runs one phase script; resolves to its exit code and its results file's contents. */
 function phase(script, args, env, work) {
   const results = join(work, `${script}.json`);
@@ -331,6 +386,21 @@ async function run(phases, options) {
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
   const cases = [];
+  const state =
+    target === 'live' && selectChecks({ checks: options.checks, exclude: options.excludeChecks }).has('state_unchanged')
+      ? await stateDiff(env).catch((error) => {
+          cases.push({
+            phase: 'state',
+            name: 'state diff',
+            check: 'state_unchanged',
+            outcome: 'fail',
+            failures: [
+              { check: 'state_unchanged', message: `could not read the state before the run: ${error.message}` },
+            ],
+          });
+          return undefined;
+        })
+      : undefined;
   const seconds = {};
   let worst = 0;
   for (const name of phases) {
@@ -379,6 +449,17 @@ async function run(phases, options) {
     worst = Math.max(worst, code === 0 ? 0 : 1);
   }
   rmSync(work, { recursive: true, force: true });
+  if (state)
+    cases.push(
+      await state.finish().catch((error) => ({
+        phase: 'state',
+        name: 'state diff',
+        check: 'state_unchanged',
+        outcome: 'fail',
+        failures: [{ check: 'state_unchanged', message: `could not read the state after the run: ${error.message}` }],
+      })),
+    );
+  const reported = cases.some((c) => c.phase === 'state') ? [...phases, 'state'] : phases;
 
   const count = (list, outcome) => list.filter((c) => c.outcome === outcome).length;
   const totals = {
@@ -387,7 +468,7 @@ async function run(phases, options) {
     skipped: count(cases, 'skip'),
     phases: {},
   };
-  for (const name of phases) {
+  for (const name of reported) {
     const mine = cases.filter((c) => c.phase === name);
     totals.phases[name] = {
       passed: count(mine, 'pass'),
@@ -415,7 +496,7 @@ async function run(phases, options) {
     skipped: totals.skipped,
     phases: totals.phases,
   };
-  if (options.junit) writeJunit(options.junit, phases, cases);
+  if (options.junit) writeJunit(options.junit, reported, cases);
   if (options.json) writeJson(options.json, summary, cases);
   if (process.env.GITHUB_ACTIONS === 'true') {
     const { loadModel } = await import('@hosting-api/openapi/model');

@@ -67,6 +67,7 @@ const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
 const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 const { checkOfProblem } = require('./checks.cjs');
+const { cappedFetch } = require('./http-cap.cjs');
 const checker = await createChecker(model);
 
 // ---- the workflows -------------------------------------------------------------------------
@@ -229,6 +230,7 @@ let controlUrl;
 let sandbox;
 let receivesWebhooks;
 let inputs = { notEnrolledSiteId: 123461, zoneId: 5501 };
+let givenInputs = {};
 if (target === 'sandbox') {
   sandbox = await startGateSandbox(usage, { webhookUrl: `${listenerUrl}/hooks` });
   baseUrl = sandbox.url;
@@ -246,7 +248,8 @@ if (target === 'sandbox') {
   receivesWebhooks = Boolean(process.env.CONTRACT_WEBHOOK_PORT);
   if (process.env.CONTRACT_WORKFLOW_INPUTS) {
     try {
-      inputs = { ...inputs, ...JSON.parse(process.env.CONTRACT_WORKFLOW_INPUTS) };
+      givenInputs = JSON.parse(process.env.CONTRACT_WORKFLOW_INPUTS);
+      inputs = { ...inputs, ...givenInputs };
     } catch (error) {
       usage(`CONTRACT_WORKFLOW_INPUTS is not a JSON object: ${error.message}`);
     }
@@ -272,36 +275,28 @@ const recorder = http.createServer((req, res) => {
     let answer;
     try {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      answer = await fetch(to, {
-        method: req.method,
-        headers,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
+      // http-cap.cjs: a wall-clock deadline for the whole answer, a size cap, no redirect followed.
+      answer = await cappedFetch(to, { method: req.method, headers, body }, { deadline: REQUEST_TIMEOUT_MS });
     } catch (error) {
       res
         .writeHead(502, { 'content-type': 'text/plain' })
-        .end(`the gate's recorder could not reach ${to}: ${error.cause?.message ?? error.message}`);
-      schemaProblems.push(
-        `${req.method} ${path}: no answer from the target (${error.cause?.message ?? error.message})`,
-      );
+        .end(`the gate's recorder got no answer from ${to}: ${error.message}`);
+      schemaProblems.push(`${req.method} ${path}: no answer from the target (${error.message})`);
       return;
     }
-    const bytes = Buffer.from(await answer.arrayBuffer());
+    const bytes = answer.bytes;
     const out = {};
-    answer.headers.forEach((v, k) => {
+    for (const [k, v] of Object.entries(answer.headers))
       if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k))
         out[k] = v;
-    });
-    res.writeHead(answer.status, out).end(bytes);
+    res.writeHead(answer.statusCode, out).end(bytes);
     const pathname = path.split('?')[0];
     const info = checker.findOperation(req.method, pathname);
     if (!info) return void schemaProblems.push(`${req.method} ${pathname}: no such operation in the spec`);
     checkedResponses += 1;
-    const status = String(answer.status);
+    const status = String(answer.statusCode);
     for (const problem of checker.checkResponse(info, status, {
-      statusCode: answer.status,
+      statusCode: answer.statusCode,
       headers: out,
       body: bytes.toString('utf8'),
     })) {
@@ -328,6 +323,34 @@ try {
   process.exit(3); // the target is unreachable or refuses the credentials
 }
 
+// A live target: the inputs that name its resources are found through its lists (reads only),
+// unless CONTRACT_WORKFLOW_INPUTS gives them: its first zone, and a site whose git configuration
+// answers 422 (not enrolled in the git integration).
+if (target === 'live') {
+  const read = async (path) => {
+    try {
+      const r = await cappedFetch(
+        `${baseUrl}${path}`,
+        { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+        { deadline: REQUEST_TIMEOUT_MS },
+      );
+      return { status: r.statusCode, json: JSON.parse(r.body) };
+    } catch {
+      return { status: 0 };
+    }
+  };
+  if (givenInputs.zoneId === undefined) {
+    const zone = (await read('/zones')).json?.data?.[0];
+    if (zone) inputs.zoneId = zone.id;
+  }
+  if (givenInputs.notEnrolledSiteId === undefined)
+    for (const site of ((await read('/sites')).json?.data ?? []).slice(0, 30))
+      if ((await read(`/sites/${site.id}/git`)).status === 422) {
+        inputs.notEnrolledSiteId = site.id;
+        break;
+      }
+}
+
 // ---- which workflows run -------------------------------------------------------------------
 const skipped = [];
 const run = [];
@@ -347,8 +370,9 @@ console.log(
   `Control routes: ${hasControl ? controlUrl : 'none (clock steps are no-ops, state checks retry)'}; webhook listener: ${listenerUrl}/hooks`,
 );
 
-const work = mkdtempSync(join(tmpdir(), 'workflows-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+// respect prints where its JSON logs are: the folder stays after the run (in the system's temp
+// folder), so that the path it prints can be opened.
+const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-workflows-'));
 const redocly = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
 const runId = Date.now().toString(36);
 let code = 0;

@@ -4,6 +4,7 @@ import { handlers as allHandlers } from './domain/areas/index.js';
 import { fixtureProblems } from './domain/fixture.js';
 import { SandboxRuntime } from './domain/runtime.js';
 import { seedState } from './domain/seed.js';
+import { variantState } from './domain/seed-variant.js';
 import type { SandboxState } from './domain/state.js';
 import { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
 import { type CorsOption, parseCorsOrigins } from './http/cors.js';
@@ -19,6 +20,11 @@ export interface SandboxOptions {
   clients?: ClientConfig[];
   /** A state fixture (object) or the path of a JSON file holding one. Default: the built-in seed. */
   seed?: SandboxState | string;
+  /**
+   * Variant N (≥ 1) of the built-in seed: every id moved, other site names, one note fewer and N
+   * more sites, for checks that must not depend on the built-in account. Ignored with `seed`.
+   */
+  seedVariant?: number;
   /** Virtual time per real time; 0 freezes the clock (advance it with /__sandbox/clock). Default 1. */
   speed?: number;
   /** Virtual start time (ISO string or epoch ms). Default: now. */
@@ -85,13 +91,19 @@ export function createSandboxCore(options: Omit<SandboxOptions, 'port' | 'host'>
   if (Array.isArray(options.cors)) parseCorsOrigins(options.cors.join(',')); // throws on a bad origin
 
   const fixture = typeof options.seed === 'string' ? loadFixture(options.seed) : options.seed;
+  if (options.seedVariant !== undefined) variantState(seedState(start), options.seedVariant); // throws on a bad one
   const runtime = new SandboxRuntime({
     clients,
     start,
     speed,
     webhookUrl: options.webhookUrl ?? null,
     onError,
-    seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
+    seed: (now) =>
+      fixture
+        ? structuredClone(fixture)
+        : options.seedVariant
+          ? variantState(seedState(now), options.seedVariant)
+          : seedState(now),
   });
   const app = loadSpec().then(({ model, operations }) =>
     buildServer({
