@@ -194,9 +194,9 @@ function createPlan({ model, api, writes, run, budgetMs = Number(process.env.CON
   }
 
   /** Writes allowed: the run's own site and children (see the top of the file). */
-  async function prepare() {
+  async function prepare({ ownSites = true } = {}) {
     const shared = await createSite();
-    const kinds = Object.entries(OWN_SITE).filter(([id]) => ops.some((o) => o.operationId === id));
+    const kinds = ownSites ? Object.entries(OWN_SITE).filter(([id]) => ops.some((o) => o.operationId === id)) : [];
     const mine = await Promise.all(kinds.map(([, k]) => createSite(k.create)));
     for (const [i, [id]] of kinds.entries()) own.set(id, mine[i]);
     await Promise.all([shared, ...mine].map((id) => siteIn(id, ['live'])));
@@ -383,39 +383,44 @@ function createPlan({ model, api, writes, run, budgetMs = Number(process.env.CON
     transactions.splice(0, transactions.length, ...keyed.map((k) => k.t));
   }
 
-  /** Deletes what the run created (children first, then sites, each when it is no longer busy). */
+  /** DELETE `path` once the resource is no longer busy (a state ending in -ing); a problem or undefined. */
+  async function deleteWhenIdle(path) {
+    await waitFor(`${path} idle before its delete`, async () => {
+      const r = await api('GET', path);
+      return r.statusCode !== 200 || !/ing$/.test(r.json?.data?.state ?? r.json?.data?.status ?? '');
+    });
+    const r = await api('DELETE', path).catch((e) => ({ statusCode: 0, body: e.message }));
+    if (r.statusCode >= 300 && r.statusCode !== 404)
+      return `DELETE ${path} answered ${r.statusCode}: ${r.body.slice(0, 160)}`;
+  }
+
+  /**
+   * Deletes what the run created: the plan's own resources (children first, then sites), then
+   * every item that is new since the snapshot in a list of the snapshot that has a delete
+   * operation (what the phases' creates left: notes on existing sites, records in an existing
+   * zone, sites). Answers the problems.
+   */
   async function cleanup() {
     const problems = [];
-    for (const item of created.items.reverse()) {
-      const r = await api('DELETE', item.path).catch((e) => ({ statusCode: 0, body: e.message }));
-      if (r.statusCode >= 300 && r.statusCode !== 404) problems.push(`DELETE ${item.path} answered ${r.statusCode}`);
-    }
-    // New items in the collections of existing parents that the transactions created (records
-    // added to an existing zone, must-use plugins): deleted as well.
+    for (const item of created.items.reverse()) problems.push(await deleteWhenIdle(item.path));
+    const sweep = [];
     for (const [path, ids] of Object.entries(snapshotLists)) {
       const delOp = ops.find(
-        (o) => o.method === 'delete' && matches(o.path.replace(/\/\{[^}]+\}$/, ''), path) && /\}$/.test(o.path),
+        (o) => o.method === 'delete' && /\}$/.test(o.path) && matches(o.path.replace(/\/\{[^}]+\}$/, ''), path),
       );
       if (!delOp) continue;
       const param = paramNames(delOp.path).at(-1);
       for (const item of itemsOf((await api('GET', path)).json)) {
         const id = idOf(item, param);
-        if (id == null || ids.has(id)) continue;
-        const at = `${path}/${encodeURIComponent(String(id))}`;
-        const r = await api('DELETE', at).catch((e) => ({ statusCode: 0, body: e.message }));
-        if (r.statusCode >= 300 && r.statusCode !== 404) problems.push(`DELETE ${at} answered ${r.statusCode}`);
+        if (id != null && !ids.has(id)) sweep.push(`${path}/${encodeURIComponent(String(id))}`);
       }
     }
-    for (const id of [...new Set(created.sites)]) {
-      await waitFor(`site ${id} idle before its delete`, async () => {
-        const r = await api('GET', `/sites/${id}`);
-        return r.statusCode !== 200 || !/ing$/.test(r.json?.data?.state ?? '');
-      });
-      const r = await api('DELETE', `/sites/${id}`).catch((e) => ({ statusCode: 0, body: e.message }));
-      if (r.statusCode >= 300 && r.statusCode !== 404)
-        problems.push(`DELETE /sites/${id} answered ${r.statusCode}: ${r.body.slice(0, 160)}`);
-    }
-    return problems;
+    // Deeper paths (children) first; sites last.
+    sweep.sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const path of sweep)
+      if (!created.sites.some((id) => path === `/sites/${id}`)) problems.push(await deleteWhenIdle(path));
+    for (const id of [...new Set(created.sites)]) problems.push(await deleteWhenIdle(`/sites/${id}`));
+    return problems.filter(Boolean);
   }
 
   /** Whether the concrete `path` is an instance of `template`. */
@@ -511,7 +516,47 @@ function createPlan({ model, api, writes, run, budgetMs = Number(process.env.CON
     return changes;
   }
 
-  return { prepare, resolve, before, after, order, cleanup, snapshot, diff, waits, notes, created, fixtures };
+  /** One existing id per path parameter, consistent within the deepest paths first (for CONTRACT_FUZZ_PARAMS). */
+  async function existingParams() {
+    const out = {};
+    const gets = ops.filter((o) => o.method === 'get' && paramNames(o.path).length);
+    const rank = (o) => paramNames(o.path).length * 2 + (o.path.startsWith('/sites/{site_id}/') ? 1 : 0);
+    gets.sort((a, b) => rank(b) - rank(a));
+    for (const o of gets) {
+      if (paramNames(o.path).every((n) => n in out)) continue;
+      const [first] = await tuples(
+        o.path,
+        undefined,
+        1,
+        Object.fromEntries(
+          paramNames(o.path)
+            .filter((n) => n in out)
+            .map((n) => [n, out[n]]),
+        ),
+      );
+      if (first) for (const [k, v] of Object.entries(first)) out[k] ??= v;
+    }
+    return out;
+  }
+
+  return {
+    prepare,
+    resolve,
+    before,
+    after,
+    order,
+    cleanup,
+    snapshot,
+    diff,
+    existingParams,
+    waits,
+    notes,
+    created,
+    fixtures,
+  };
 }
 
-module.exports = { createPlan, itemsOf };
+/** Whether an operation changes every item of a list (those that existed before the run too). */
+const changesEveryItem = (operationId) => operationId in ALL_ITEMS;
+
+module.exports = { createPlan, itemsOf, changesEveryItem };

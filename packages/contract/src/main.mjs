@@ -289,17 +289,21 @@ async function preflight(env) {
  * through the lists, live-plan.cjs) before the first phase and again after the last; `finish()`
  * answers the state diff as a report case (check state_unchanged).
  */
-async function stateDiff(env) {
+async function stateDiff(env, phases) {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(specFile((message) => die(2, message)));
   const base = `${env.CONTRACT_BASE_URL}/`;
   const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
   let token;
-  const api = async (method, path) => {
-    token ??= await obtainToken(env.CONTRACT_AUTH_URL, model.issueTokenOperation);
+  const api = async (method, path, body) => {
+    token ??= await obtainToken(env.CONTRACT_AUTH_URL, model.issueTokenOperation, {
+      client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET },
+    });
+    const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await cappedFetch(
       new URL(path.replace(/^\//, ''), base),
-      { method, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
       { deadline: timeout },
     );
     let json;
@@ -308,17 +312,36 @@ async function stateDiff(env) {
     } catch {}
     return { ...res, json };
   };
-  const plan = createPlan({ model, api, writes: false, run: 'state' });
+  const plan = createPlan({
+    model,
+    api,
+    writes: env.CONTRACT_ALLOW_WRITES === '1',
+    run: `f${Date.now().toString(36)}`,
+  });
   const t0 = Date.now();
   const before = await plan.snapshot();
+  // The fuzz phase reads existing resources too (unless CONTRACT_FUZZ_PARAMS names them).
+  if (!env.CONTRACT_FUZZ_PARAMS) env.CONTRACT_FUZZ_PARAMS = JSON.stringify(await plan.existingParams());
+  // ... and writes only to what the run created: a site and its children, made here (deleted at the end).
+  if (env.CONTRACT_ALLOW_WRITES === '1' && phases.includes('fuzz') && !env.CONTRACT_FUZZ_WRITE_PARAMS) {
+    await plan.prepare({ ownSites: false }).catch((error) => plan.notes.push(error.message));
+    env.CONTRACT_FUZZ_WRITE_PARAMS = JSON.stringify(plan.fixtures);
+    console.log(`Fuzz writes go to what the run created: ${env.CONTRACT_FUZZ_WRITE_PARAMS}`);
+  }
   const took = [(Date.now() - t0) / 1000];
   return {
     async finish() {
       const t1 = Date.now();
       token = undefined; // a phase may have revoked tokens of the client
+      // What the phases created and left (new items in the lists read before the run) is deleted.
+      const left = env.CONTRACT_ALLOW_WRITES === '1' ? await plan.cleanup() : [];
+      if (plan.waits.count)
+        console.log(
+          `\nClean-up: state waits ${plan.waits.count}, ${(plan.waits.ms / 1000).toFixed(1)} s of a budget of ${(plan.waits.budgetMs / 1000).toFixed(0)} s.`,
+        );
       const after = await plan.snapshot(before);
       took.push((Date.now() - t1) / 1000);
-      const changes = plan.diff(before, after);
+      const changes = [...plan.diff(before, after), ...left.map((p) => `clean-up: ${p}`)];
       const compared = Object.keys(before).length;
       console.log(
         `\nState diff: ${compared} resources that existed before the run read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
@@ -388,7 +411,7 @@ async function run(phases, options) {
   const cases = [];
   const state =
     target === 'live' && selectChecks({ checks: options.checks, exclude: options.excludeChecks }).has('state_unchanged')
-      ? await stateDiff(env).catch((error) => {
+      ? await stateDiff(env, phases).catch((error) => {
           cases.push({
             phase: 'state',
             name: 'state diff',
