@@ -12,6 +12,12 @@ const { cappedFetch } = require('./http-cap.cjs');
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** How long a phase waits for the answer to a request under test before it gives up (--request-timeout). */
 export const REQUEST_TIMEOUT_MS = Number(process.env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
+/**
+ * How old the run's token may get before a phase asks for a fresh one (CONTRACT_TOKEN_REFRESH_MS,
+ * default 20 s). The gate cannot know how long a target's tokens live in real time (the sandbox's
+ * hour passes in a minute at --speed 60), and a fresh token costs one small request.
+ */
+export const TOKEN_REFRESH_MS = Number(process.env.CONTRACT_TOKEN_REFRESH_MS) || 20_000;
 /** How long the gate waits for its own setup requests (the token, the reachability probe): a short --request-timeout is for the checks, not for them. */
 export const SETUP_TIMEOUT_MS = 15_000;
 

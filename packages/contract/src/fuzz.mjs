@@ -15,6 +15,7 @@ import {
   requireLiveVars,
   specFile,
   startGateSandbox,
+  TOKEN_REFRESH_MS,
 } from './cli.mjs';
 import { bodyMutations, breaking, valid } from './generate.mjs';
 
@@ -91,8 +92,10 @@ if (values.sandbox) {
 const live = !sandbox;
 const allowWrites = !live || process.env.CONTRACT_ALLOW_WRITES === '1';
 let token;
+let tokenAt = 0;
 try {
   token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
+  tokenAt = Date.now();
 } catch (error) {
   process.stderr.write(`contract fuzz: ${error.message}\n`);
   await sandbox?.stop();
@@ -143,6 +146,12 @@ function requestOf(op, { path: over = {}, query = {}, body, auth = 'token' } = {
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
 /** One request (http-cap.cjs: a wall-clock deadline for the whole answer, a size cap). */
 async function send(req) {
+  // The run's token is renewed when it gets old (TOKEN_REFRESH_MS): a target's tokens may expire mid-run.
+  if (token && req.headers.Authorization === `Bearer ${token}` && Date.now() - tokenAt > TOKEN_REFRESH_MS) {
+    token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
+    tokenAt = Date.now();
+    req = { ...req, headers: { ...req.headers, Authorization: `Bearer ${token}` } };
+  }
   const t0 = performance.now();
   const res = await cappedFetch(
     req.url,

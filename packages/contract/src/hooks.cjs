@@ -281,7 +281,23 @@ function buildBody(info, status, override) {
   return { mediaType, text, value };
 }
 
+// The run's token is renewed when it gets old (cli.mjs TOKEN_REFRESH_MS): a target's tokens may
+// expire during a long run (the sandbox's hour is a minute at --speed 60).
+let tokenAt = Date.now();
 hooks.beforeEach((transaction, done) => {
+  if (!token || Date.now() - tokenAt < Number(env.CONTRACT_TOKEN_REFRESH_MS || 20_000))
+    return beforeEach(transaction, done);
+  obtainToken().then(
+    (value) => {
+      token = value;
+      tokenAt = Date.now();
+      beforeEach(transaction, done);
+    },
+    () => beforeEach(transaction, done),
+  );
+});
+
+function beforeEach(transaction, done) {
   const info = lookup(transaction);
   const status = String(transaction.expected.statusCode);
   if (!info) {
@@ -328,7 +344,7 @@ hooks.beforeEach((transaction, done) => {
       failWith(transaction, transaction.contract.error);
       done();
     });
-});
+}
 
 function build(transaction, info, status, _mediaType, override, done) {
   // Where the request goes: the token operations live at the auth URL, the rest under the base URL.

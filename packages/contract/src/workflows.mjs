@@ -17,6 +17,7 @@ import {
   requireLiveVars,
   specFile,
   startGateSandbox,
+  TOKEN_REFRESH_MS,
 } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
@@ -289,6 +290,15 @@ const recorder = http.createServer((req, res) => {
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
     );
+    // The run's token (the workflows' input) is renewed when it gets old: a target's tokens may
+    // expire mid-run. Tokens a workflow obtained itself pass as they are.
+    if (headers.authorization === `Bearer ${inputToken}` && Date.now() - tokenAt > TOKEN_REFRESH_MS) {
+      try {
+        token = await obtainToken(authUrl, tokenOp, { checker });
+        tokenAt = Date.now();
+      } catch {}
+    }
+    if (headers.authorization === `Bearer ${inputToken}`) headers.authorization = `Bearer ${token}`;
     let answer;
     try {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
@@ -332,8 +342,11 @@ async function stopAll() {
 
 // A token for the workflows (the token workflows get and revoke their own).
 let token;
+let inputToken;
+let tokenAt = Date.now();
 try {
   token = await obtainToken(authUrl, tokenOp, { checker });
+  inputToken = token;
 } catch (error) {
   process.stderr.write(`contract:workflows: ${error.message}\n`);
   await stopAll();
