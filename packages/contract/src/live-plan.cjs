@@ -254,20 +254,31 @@ function createPlan({ model, api, writes, run, budgetMs = Number(process.env.CON
 
   // ---- per transaction ------------------------------------------------------------------------------
   const beforeAlerts = new Set();
+  const chosen = new Map(); // read path template + media type → the parameters that answered 2xx
   /** Path parameters (and body changes) for a 2xx transaction; or {skip: reason}. */
   async function resolve(o, mediaType) {
     if (isRead(o) || o.method === 'get') {
-      const candidates = await tuples(o.path, mediaType);
-      if (!paramNames(o.path).length) return { params: {} };
-      if (!candidates.length)
-        return { skip: `live: no existing resource to read (the lists of ${paramNames(o.path).join(', ')} are empty)` };
-      // The first that answers 2xx; none does: the first, and the transaction shows the answer.
-      for (const params of candidates) {
-        const r = await api('GET', fill(o.path, params), undefined, mediaType).catch(() => undefined);
-        if (r && r.statusCode < 300) return { params };
-      }
-      return { params: candidates[0] };
+      const key = `${o.path} ${mediaType}`;
+      if (!chosen.has(key)) chosen.set(key, resolveRead(o, mediaType));
+      return chosen.get(key);
     }
+    return resolveWrite(o);
+  }
+
+  async function resolveRead(o, mediaType) {
+    const candidates = await tuples(o.path, mediaType);
+    if (!paramNames(o.path).length) return { params: {} };
+    if (!candidates.length)
+      return { skip: `live: no existing resource to read (the lists of ${paramNames(o.path).join(', ')} are empty)` };
+    // The first that answers 2xx; none does: the first, and the transaction shows the answer.
+    for (const params of candidates) {
+      const r = await api('GET', fill(o.path, params), undefined, mediaType).catch(() => undefined);
+      if (r && r.statusCode < 300) return { params };
+    }
+    return { params: candidates[0] };
+  }
+
+  async function resolveWrite(o) {
     if (!writes) return {};
     const all = ALL_ITEMS[o.operationId];
     if (all) {
