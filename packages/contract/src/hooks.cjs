@@ -127,8 +127,26 @@ async function planApi(method, path, body, accept = 'application/json') {
   return { ...res, json };
 }
 
+/** With CONTRACT_CONTROL_URL, a state wait moves the target's clock on (POST /__sandbox/clock). */
+function controlAdvance() {
+  if (!env.CONTRACT_CONTROL_URL) return undefined;
+  const url = new URL('__sandbox/clock', withSlash(new URL(env.CONTRACT_CONTROL_URL)));
+  return () =>
+    request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ advance: '30s' }),
+    });
+}
+
 async function startPlan(transactions) {
-  plan = createPlan({ model: specModel, api: planApi, writes: ALLOW_WRITES, run: Date.now().toString(36) });
+  plan = createPlan({
+    model: specModel,
+    api: planApi,
+    writes: ALLOW_WRITES,
+    run: Date.now().toString(36),
+    advance: controlAdvance(),
+  });
   const t0 = Date.now();
   stateBefore = await plan.snapshot();
   if (ALLOW_WRITES) {
