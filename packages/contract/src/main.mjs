@@ -312,11 +312,21 @@ async function stateDiff(env, phases) {
     } catch {}
     return { ...res, json };
   };
+  const control = env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
+  const advance = control
+    ? () =>
+        cappedFetch(
+          `${control}/__sandbox/clock`,
+          { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance: '30s' }) },
+          { deadline: timeout },
+        )
+    : undefined;
   const plan = createPlan({
     model,
     api,
     writes: env.CONTRACT_ALLOW_WRITES === '1',
     run: `f${Date.now().toString(36)}`,
+    advance,
   });
   const t0 = Date.now();
   const before = await plan.snapshot();
