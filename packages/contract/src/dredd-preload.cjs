@@ -60,7 +60,9 @@ Module._load = function loadDreddLighter(request, parent, ...rest) {
         (error) => {
           // Dredd's reporters print a failed request's stack trace; the reason and the URL say it all.
           const failure = new Error(`${error.message}: ${uri}`);
-          req.contractNoAnswer = error.message; // read by hooks.cjs's afterEach
+          // Why, for hooks.cjs's afterEach (the request object is the transaction's).
+          globalThis.contractNoAnswer ??= new WeakMap();
+          globalThis.contractNoAnswer.set(req, error.message);
           failure.stack = failure.message;
           failure.code = 'CONTRACT_NO_ANSWER';
           callback(failure);

@@ -355,7 +355,9 @@ function beforeEach(transaction, done) {
       }
       if (status.startsWith('2') && ALLOW_WRITES) await plan.before(info.model);
       transaction.contract.planned = true;
-      build(transaction, info, status, mediaType, { params: r.params, body: r.body, planned: true }, done);
+      // The target data's params win over the plan's ids where it names them.
+      const params = { ...r.params, ...(data.params ?? {}) };
+      build(transaction, info, status, mediaType, { params, body: r.body, planned: true }, done);
     })
     .catch((error) => {
       transaction.contract.error = `live plan: ${error.message}`;
@@ -610,7 +612,7 @@ async function afterEachAsync(transaction) {
     problems.push(
       transaction.fail
         ? 'not sent'
-        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: ${transaction.request.contractNoAnswer ?? `the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms`} (--request-timeout ${REQUEST_TIMEOUT} ms, at most ${MAX_RESPONSE_BYTES} bytes)`,
+        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: ${globalThis.contractNoAnswer?.get(transaction.request) ?? `the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms`} (--request-timeout ${REQUEST_TIMEOUT} ms, at most ${MAX_RESPONSE_BYTES} bytes)`,
     );
   } else {
     const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();

@@ -145,7 +145,8 @@ function createPlan({
         if (await probe().catch(() => false)) return true;
         // A target with control routes (CONTRACT_CONTROL_URL): its clock is moved on instead of waited for.
         if (advance) await advance().catch(() => undefined);
-        if (waits.ms + (Date.now() - t0) + delay > budgetMs) {
+        // One wait takes at most a minute of the run's budget.
+        if (waits.ms + (Date.now() - t0) + delay > budgetMs || Date.now() - t0 + delay > 60_000) {
           waits.timedOut.push(what);
           return false;
         }
@@ -190,14 +191,22 @@ function createPlan({
     const concrete = fill(path, fixtures);
     const listPath = fill(collection, fixtures);
     const before = new Set(itemsOf((await api('GET', listPath)).json).map((i) => idOf(i, param)));
-    const r = await api('POST', concrete, body ?? example(opAt('post', path)));
+    const sent = body ?? example(opAt('post', path));
+    const r = await api('POST', concrete, sent);
     if (r.statusCode >= 300) throw new Error(`POST ${concrete} answered ${r.statusCode}: ${r.body.slice(0, 200)}`);
-    let id;
-    await waitFor(`a new item in ${listPath}`, async () => {
-      const items = itemsOf((await api('GET', listPath)).json);
-      id = items.map((i) => idOf(i, param)).find((x) => x != null && !before.has(x));
-      return id !== undefined;
-    });
+    // The new item in the answer: `data` itself, or the item of a list in it with the fields sent.
+    const nested = itemsOf(r.json);
+    const inAnswer = nested.length
+      ? nested.find((i) => Object.entries(sent ?? {}).every(([k, v]) => typeof v !== 'string' || i[k] === v))
+      : r.json?.data;
+    let id = inAnswer ? (idOf(inAnswer, param) ?? undefined) : undefined;
+    if (id !== undefined && before.has(id)) id = undefined;
+    if (id === undefined)
+      await waitFor(`a new item in ${listPath}`, async () => {
+        const items = itemsOf((await api('GET', listPath)).json);
+        id = items.map((i) => idOf(i, param)).find((x) => x != null && !before.has(x));
+        return id !== undefined;
+      });
     if (id !== undefined && ops.some((o) => o.method === 'delete' && o.path === `${collection}/{${param}}`))
       created.items.push({ path: `${listPath}/${encodeURIComponent(String(id))}`, parent: listPath });
     return id;
