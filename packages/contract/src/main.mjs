@@ -333,7 +333,12 @@ async function stateDiff(env, phases) {
   // The fuzz phase reads existing resources too (unless CONTRACT_FUZZ_PARAMS names them).
   if (!env.CONTRACT_FUZZ_PARAMS) env.CONTRACT_FUZZ_PARAMS = JSON.stringify(await plan.existingParams());
   // ... and writes only to what the run created: a site and its children, made here (deleted at the end).
-  if (env.CONTRACT_ALLOW_WRITES === '1' && phases.includes('fuzz') && !env.CONTRACT_FUZZ_WRITE_PARAMS) {
+  if (
+    env.CONTRACT_ALLOW_WRITES === '1' &&
+    phases.length > 1 &&
+    phases.includes('fuzz') &&
+    !env.CONTRACT_FUZZ_WRITE_PARAMS
+  ) {
     await plan.prepare({ ownSites: false }).catch((error) => plan.notes.push(error.message));
     env.CONTRACT_FUZZ_WRITE_PARAMS = JSON.stringify(plan.fixtures);
     console.log(`Fuzz writes go to what the run created: ${env.CONTRACT_FUZZ_WRITE_PARAMS}`);
@@ -420,7 +425,9 @@ async function run(phases, options) {
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
   const cases = [];
   const state =
-    target === 'live' && selectChecks({ checks: options.checks, exclude: options.excludeChecks }).has('state_unchanged')
+    target === 'live' &&
+    phases.includes('examples') &&
+    selectChecks({ checks: options.checks, exclude: options.excludeChecks }).has('state_unchanged')
       ? await stateDiff(env, phases).catch((error) => {
           cases.push({
             phase: 'state',
