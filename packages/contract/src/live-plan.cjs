@@ -584,6 +584,8 @@ function createPlan({
   }
 
   return {
+    /** Whether the target answered two creates with the same id (a stand-in that keeps no state). */
+    isStateless: () => stateless,
     prepare,
     resolve,
     before,
