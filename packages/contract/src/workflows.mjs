@@ -492,8 +492,10 @@ for (const batch of batches) {
     // warning, and the recorder checks every response with the gate's 3.1 validator instead.
     '--severity',
     'SCHEMA_CHECK=warn',
+    // A second more than the recorder's deadline: the recorder gives up first and says why (a 502
+    // and a problem on the record), instead of respect aborting with "failed network request".
     '--max-fetch-timeout',
-    String(REQUEST_TIMEOUT_MS),
+    String(REQUEST_TIMEOUT_MS + 1000),
     ...(process.env.CONTRACT_VERBOSE ? ['--verbose'] : []),
   ];
   const status = await new Promise((done) => {
