@@ -1,7 +1,8 @@
-// The gate against the sandbox with its built-in seed, reached only as a live URL as a platform
-// team would reach its own server: clock running (--speed 60), no control URL, no target data,
-// writes allowed. 0 failures, and every pre-existing resource reads the same after the run. (The
-// same against another seed: contract-live-variant.test.ts.)
+// The examples phase against the sandbox with its built-in seed, reached only as a live URL as a
+// platform team would reach its own server: clock running (--speed 60), no control URL, no target
+// data, writes allowed. 0 failures, and every pre-existing resource reads the same after the run.
+// Every phase against another seed: contract-live-variant.test.ts (the workflows and fuzz phases
+// against the built-in seed run in `check --sandbox`; one live run of them is enough for CI).
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type CheckRun, failuresOf, liveCheck } from './live-check';
@@ -10,7 +11,7 @@ let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let run: CheckRun;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 60, selfCheck: true });
-  run = await liveCheck(sandbox);
+  run = await liveCheck(sandbox, 'examples');
 }, 400_000);
 afterAll(() => sandbox?.stop());
 

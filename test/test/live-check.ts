@@ -1,4 +1,4 @@
-// A whole `hosting-api-contract check --allow-writes` against a sandbox reached only as a live URL
+// `hosting-api-contract check --allow-writes` (or one phase) against a sandbox reached only as a live URL
 // (no control URL, no target data, the clock running at --speed 60), as a platform team runs the
 // gate against its own server: the installed gate (gate.ts), its JSON report read back.
 import { spawn } from 'node:child_process';
@@ -24,14 +24,17 @@ export interface CheckRun {
   cases: Case[];
 }
 
-export function liveCheck(sandbox: { authUrl: string; url: string }, extra: string[] = []): Promise<CheckRun> {
+export function liveCheck(
+  sandbox: { authUrl: string; url: string },
+  command: 'check' | 'examples' = 'check',
+): Promise<CheckRun> {
   const json = join(mkdtempSync(join(tmpdir(), 'gate-live-')), 'check.json');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
   const child = spawn(
     process.execPath,
     [
       join(contractPackage, 'bin/hosting-api-contract.js'),
-      'check',
+      command,
       '--base-url',
       sandbox.url,
       '--auth-url',
@@ -39,11 +42,9 @@ export function liveCheck(sandbox: { authUrl: string; url: string }, extra: stri
       '--client-id',
       'sandbox-client',
       '--allow-writes',
-      '--max-examples',
-      '3',
+      ...(command === 'check' ? ['--max-examples', '3'] : []),
       '--json',
       json,
-      ...extra,
     ],
     { env: { ...clean, CONTRACT_CLIENT_SECRET: 'sandbox-secret' } },
   );
