@@ -39,8 +39,9 @@ Live targets, optional:
   CONTRACT_WEBHOOK_HOST   address the listener binds (default 127.0.0.1)
   CONTRACT_CONTROL_URL    a target that also serves the sandbox's control routes (/__sandbox/…);
                           without it clock steps are no-ops and state checks retry (up to 60 s)
-  CONTRACT_WORKFLOW_INPUTS  JSON object of workflow inputs that fit the target
-                          (default {"notEnrolledSiteId": 123461, "zoneId": 5501})
+  CONTRACT_WORKFLOW_INPUTS  JSON object of workflow inputs that fit the target (siteId,
+                          dnsSiteId, notesSiteId, zoneId, notEnrolledSiteId, scratchSiteId,
+                          scratchSiteId2); a live target's are found through its lists
 Other variables: HOSTING_API_SPEC (bundled spec for the webhook schemas), CONTRACT_WORKFLOWS_DIR.`;
 
 const { values, usage } = parseCommandLine('contract:workflows', HELP, {
