@@ -359,7 +359,7 @@ function beforeEach(transaction, done) {
         transaction.contract.reason = r.skip;
         return done();
       }
-      if (status.startsWith('2') && ALLOW_WRITES) await plan.before(info.model);
+      if (status.startsWith('2') && ALLOW_WRITES) await plan.before(info.model, r.params);
       transaction.contract.planned = true;
       // The target data's params win over the plan's ids where it names them.
       const params = { ...r.params, ...(data.params ?? {}) };

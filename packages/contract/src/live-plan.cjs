@@ -144,10 +144,15 @@ function createPlan({
 
   // ---- waits ------------------------------------------------------------------------------------
   /** Polls `probe` (→ true when done) with backoff until done or the run's wait budget is spent. */
+  // The budget is wall-clock time during which at least one wait runs (waits run side by side).
+  let active = 0;
+  let activeSince = 0;
+  const spent = () => waits.ms + (active ? Date.now() - activeSince : 0);
   async function waitFor(what, probe) {
     const t0 = Date.now();
     waits.count += 1;
     if (stateless) return probe().catch(() => false);
+    if (active++ === 0) activeSince = Date.now();
     let delay = 100;
     try {
       for (;;) {
@@ -155,7 +160,7 @@ function createPlan({
         // A target with control routes (CONTRACT_CONTROL_URL): its clock is moved on instead of waited for.
         if (advance) await advance().catch(() => undefined);
         // One wait takes at most a minute of the run's budget.
-        if (waits.ms + (Date.now() - t0) + delay > budgetMs || Date.now() - t0 + delay > 60_000) {
+        if (spent() + delay > budgetMs || Date.now() - t0 + delay > 60_000) {
           waits.timedOut.push(what);
           return false;
         }
@@ -163,7 +168,7 @@ function createPlan({
         delay = Math.min(delay * 1.6, 5000);
       }
     } finally {
-      waits.ms += Date.now() - t0;
+      if (--active === 0) waits.ms += Date.now() - activeSince;
     }
   }
   const siteIn = (id, states) =>
@@ -385,7 +390,13 @@ function createPlan({
 
   /** After a transaction: remember what it created; put back a setting it changed. */
   const singletons = {};
-  async function before(o) {
+  const queued = {}; // operationId → the list a create answered `data: null` for (queued work), before it
+  const keyOf = (i) => JSON.stringify(i?.id ?? i?.slug ?? i?.name ?? i);
+  async function before(o, params = {}) {
+    if (o.method === 'post' && getPaths.has(o.path) && !isRead(o)) {
+      const path = fill(o.path, { ...fixtures, ...params });
+      queued[o.operationId] = { path, keys: new Set(itemsOf((await api('GET', path)).json).map(keyOf)) };
+    }
     if (o.operationId === 'updateAccount') singletons.account = (await api('GET', '/account')).json?.data;
     if (o.operationId === 'updateAccountAddon')
       singletons.attached = itemsOf((await api('GET', '/account/addons/attached')).json);
@@ -397,6 +408,14 @@ function createPlan({
     } catch {}
     if ((o.operationId === 'createSite' || o.operationId === 'cloneSite') && json?.data?.id != null)
       created.sites.push(json.data.id);
+    // A create that answered `data: null` queued its work (plugins installed later): the writes
+    // after it wait until it shows in its list.
+    const list = queued[o.operationId];
+    delete queued[o.operationId];
+    if (list && real.statusCode < 300 && json && json.data === null)
+      await waitFor(`the queued ${o.operationId} to show in ${list.path}`, async () =>
+        itemsOf((await api('GET', list.path)).json).some((i) => !list.keys.has(keyOf(i))),
+      );
     if (o.operationId === 'updateAccount' && singletons.account) {
       const a = singletons.account;
       await api('PUT', '/account', { php_version: a.defaultPhpVersion, datacenter_code: a.defaultDatacenter ?? null });
