@@ -410,11 +410,11 @@ function createPlan({
       created.sites.push(json.data.id);
     // A create that answered `data: null` queued its work (plugins installed later): the writes
     // after it wait until it shows in its list.
-    const list = queued[o.operationId];
+    const pending = queued[o.operationId];
     delete queued[o.operationId];
-    if (list && real.statusCode < 300 && json && json.data === null)
-      await waitFor(`the queued ${o.operationId} to show in ${list.path}`, async () =>
-        itemsOf((await api('GET', list.path)).json).some((i) => !list.keys.has(keyOf(i))),
+    if (pending && real.statusCode < 300 && json && json.data === null)
+      await waitFor(`the queued ${o.operationId} to show in ${pending.path}`, async () =>
+        itemsOf((await api('GET', pending.path)).json).some((i) => !pending.keys.has(keyOf(i))),
       );
     if (o.operationId === 'updateAccount' && singletons.account) {
       const a = singletons.account;
