@@ -81,6 +81,11 @@ const CHECKS = [
   // The checks derived from the spec's behaviour statements (src/checks/, one file each).
   ...require('./checks/index.cjs').STATEMENT_CHECKS.map((c) => ({ name: c.name, phases: ['fuzz'], doc: c.doc })),
   {
+    name: 'state_unchanged',
+    phases: ['examples'],
+    doc: 'Live runs without target data: every resource that existed before the run reads the same after it (a snapshot through every GET, before and after), and what the run created is deleted.',
+  },
+  {
     name: 'max_response_time',
     phases: ['examples', 'fuzz'],
     doc: 'Every answer arrives within --max-response-time milliseconds (off unless that option is given).',

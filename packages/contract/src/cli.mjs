@@ -7,11 +7,18 @@ import { parseArgs } from 'node:util';
 import { resolveTarget } from '@hosting-api/openapi/target';
 
 const require = createRequire(import.meta.url);
+const { cappedFetch } = require('./http-cap.cjs');
 
 /** --request-timeout's default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** How long a phase waits for the answer to a request under test before it gives up (--request-timeout). */
 export const REQUEST_TIMEOUT_MS = Number(process.env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
+/**
+ * How old the run's token may get before a phase asks for a fresh one (CONTRACT_TOKEN_REFRESH_MS,
+ * default 20 s). The gate cannot know how long a target's tokens live in real time (the sandbox's
+ * hour passes in a minute at --speed 60), and a fresh token costs one small request.
+ */
+export const TOKEN_REFRESH_MS = Number(process.env.CONTRACT_TOKEN_REFRESH_MS) || 20_000;
 /** How long the gate waits for its own setup requests (the token, the reachability probe): a short --request-timeout is for the checks, not for them. */
 export const SETUP_TIMEOUT_MS = 15_000;
 
@@ -117,19 +124,22 @@ export async function obtainToken(authUrl, op, { checker, client } = {}) {
   const { CONTRACT_CLIENT_ID: client_id, CONTRACT_CLIENT_SECRET: client_secret } = process.env;
   let res;
   try {
-    res = await fetch(url, {
-      method: op.method.toUpperCase(),
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
-      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
-    });
+    res = await cappedFetch(
+      url,
+      {
+        method: op.method.toUpperCase(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
+      },
+      { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 },
+    );
   } catch (error) {
-    throw fail(error.cause?.message ?? error.message);
+    throw fail(error.message);
   }
-  const text = await res.text();
-  if (res.status !== 200) throw fail(`it answered ${res.status}: ${text.slice(0, 300)}`);
+  const text = res.body;
+  if (res.statusCode !== 200) throw fail(`it answered ${res.statusCode}: ${text.slice(0, 300)}`);
   // Every token response is checked against the spec, not only the token operation's transaction.
-  const response = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text };
+  const response = res;
   const problems = checker?.checkResponse(checker.findOperation(op.method, op.path), '200', response) ?? [];
   if (problems.length) throw fail(`the token response of ${where} does not match the spec: ${problems.join('; ')}`);
   let token;

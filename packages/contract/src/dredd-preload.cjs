@@ -8,12 +8,14 @@
 // - Dredd's dot reporter lists failed tests with their requests and answers: the Authorization
 //   header, a client secret or token in a body, and an access token in an answer are masked
 //   there, so no secret reaches the output (or a CI log).
-// - Dredd waits for an answer for ever: a target that stops answering hung the gate. Each request
-//   gets CONTRACT_REQUEST_TIMEOUT ms (the `request` library's timeout option), as the other phases
-//   do, and a request that fails is reported in one line, without a stack trace.
+// - Dredd waits for an answer for ever, and reads any amount of it: a target that stops answering,
+//   trickles or sends an endless body hung the gate or took its memory. Each request goes through
+//   http-cap.cjs: CONTRACT_REQUEST_TIMEOUT ms for the whole answer (wall clock), at most
+//   CONTRACT_MAX_RESPONSE_BYTES read, and a request that fails is reported in one line.
 'use strict';
 const Module = require('node:module');
 const { sep } = require('node:path');
+const { cappedFetch } = require('./http-cap.cjs');
 
 const addHooks = `${sep}dredd${sep}build${sep}addHooks.js`;
 const transactionRunner = `${sep}dredd${sep}build${sep}TransactionRunner.js`;
@@ -32,13 +34,41 @@ Module._load = function loadDreddLighter(request, parent, ...rest) {
     return loaded;
   }
   if (request === './performRequest' && parent?.filename?.endsWith(transactionRunner)) {
-    const performRequest = loaded.default;
-    loaded.default = (uri, req, options, callback) =>
-      performRequest(uri, req, { ...options, http: { timeout, ...options?.http } }, (error, real) => {
-        // Dredd's reporters print a failed request's stack trace; its code and the URL say it all.
-        if (error) error.stack = `${error.code ?? error.message}: no answer from ${uri}`;
-        callback(error, real);
-      });
+    // Dredd's `request` library reads an answer to its end, however long it is and however slowly
+    // it comes (its timeout is an idle timeout): an endless or trickling body held the gate for
+    // ever and past 2 GiB. The request goes through http-cap.cjs instead: a wall-clock deadline
+    // for the whole answer, a cap on its size, no redirect followed.
+    loaded.default = (uri, req, _options, callback) => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'content-length'),
+      );
+      const body = req.body ? Buffer.from(String(req.body), req.bodyEncoding === 'base64' ? 'base64' : 'utf8') : null;
+      cappedFetch(
+        uri,
+        { method: req.method, headers, body: body?.length ? body : undefined },
+        { deadline: timeout ?? 30_000 },
+      ).then(
+        (real) => {
+          const binary = real.bytes.toString('utf8').includes('\ufffd');
+          const answer = { statusCode: real.statusCode, headers: real.headers };
+          if (real.bytes.length) {
+            answer.bodyEncoding = binary ? 'base64' : 'utf-8';
+            answer.body = real.bytes.toString(binary ? 'base64' : 'utf8');
+          }
+          callback(null, answer);
+        },
+        (error) => {
+          // Dredd's reporters print a failed request's stack trace; the reason and the URL say it all.
+          const failure = new Error(`${error.message}: ${uri}`);
+          // Why, for hooks.cjs's afterEach (the request object is the transaction's).
+          globalThis.contractNoAnswer ??= new WeakMap();
+          globalThis.contractNoAnswer.set(req, error.message);
+          failure.stack = failure.message;
+          failure.code = 'CONTRACT_NO_ANSWER';
+          callback(failure);
+        },
+      );
+    };
     return loaded;
   }
   if (request === './reporters/DotReporter' && parent?.filename?.endsWith(reporters)) {

@@ -4,8 +4,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 // fuzz checks of checks.cjs (negative_data_rejection, positive_data_acceptance, use_after_delete,
 // ensure_resource_availability, filter_semantics, ignored_auth, max_response_time) and by the
 // response checks (status, Content-Type, headers, 3.1 schema) on every answer. Started by main.mjs.
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
@@ -17,11 +15,14 @@ import {
   requireLiveVars,
   specFile,
   startGateSandbox,
+  TOKEN_REFRESH_MS,
 } from './cli.mjs';
 import { bodyMutations, breaking, valid } from './generate.mjs';
 
 const require = createRequire(import.meta.url);
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
+const { changesEveryItem } = require('./live-plan.cjs');
+const { cappedFetch } = require('./http-cap.cjs');
 const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 const { STATEMENT_CHECKS, statementCoverage } = require('./checks/index.cjs');
 
@@ -65,6 +66,15 @@ try {
   usage(`CONTRACT_FUZZ_PARAMS is not a JSON object: ${error.message}`);
 }
 
+// Live runs: the ids of resources the run created, for every path parameter of a write (set by
+// hosting-api-contract check; live-plan.cjs). Without them a write's path comes from `params`.
+let writeParams;
+try {
+  writeParams = JSON.parse(process.env.CONTRACT_FUZZ_WRITE_PARAMS ?? 'null');
+} catch (error) {
+  usage(`CONTRACT_FUZZ_WRITE_PARAMS is not a JSON object: ${error.message}`);
+}
+
 const model = await loadModel(specFile(usage));
 const checker = await createChecker(model);
 const started = Date.now();
@@ -83,8 +93,10 @@ if (values.sandbox) {
 const live = !sandbox;
 const allowWrites = !live || process.env.CONTRACT_ALLOW_WRITES === '1';
 let token;
+let tokenAt = 0;
 try {
   token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
+  tokenAt = Date.now();
 } catch (error) {
   process.stderr.write(`contract fuzz: ${error.message}\n`);
   await sandbox?.stop();
@@ -110,6 +122,7 @@ function requestOf(op, { path: over = {}, query = {}, body, auth = 'token' } = {
         encodeURIComponent(
           String(
             over[name] ??
+              (live && writeParams && !isRead(op) ? writeParams[name] : undefined) ??
               params[name] ??
               paramExample(op.parameters.find((p) => p.name === name && p.in === 'path') ?? {}) ??
               1,
@@ -132,34 +145,25 @@ function requestOf(op, { path: over = {}, query = {}, body, auth = 'token' } = {
 }
 
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
-function send(req) {
+/** One request (http-cap.cjs: a wall-clock deadline for the whole answer, a size cap). */
+async function send(req) {
+  // The run's token is renewed when it gets old (TOKEN_REFRESH_MS): a target's tokens may expire mid-run.
+  if (token && req.headers.Authorization === `Bearer ${token}` && Date.now() - tokenAt > TOKEN_REFRESH_MS) {
+    token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
+    tokenAt = Date.now();
+    req = { ...req, headers: { ...req.headers, Authorization: `Bearer ${token}` } };
+  }
   const t0 = performance.now();
-  return new Promise((done, fail) => {
-    const url = new URL(req.url);
-    const headers = {
-      ...req.headers,
-      ...(req.body !== undefined ? { 'Content-Length': Buffer.byteLength(req.body) } : {}),
-    };
-    const r = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      { method: req.method, headers, timeout: REQUEST_TIMEOUT_MS },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json;
-          try {
-            json = JSON.parse(text);
-          } catch {}
-          done({ status: res.statusCode, headers: res.headers, text, json, ms: Math.round(performance.now() - t0) });
-        });
-      },
-    );
-    r.on('timeout', () => r.destroy(new Error(`none within ${REQUEST_TIMEOUT_MS} ms (--request-timeout)`)));
-    r.on('error', fail);
-    r.end(req.body);
-  });
+  const res = await cappedFetch(
+    req.url,
+    { method: req.method, headers: req.headers, body: req.body },
+    { deadline: REQUEST_TIMEOUT_MS },
+  );
+  let json;
+  try {
+    json = JSON.parse(res.body);
+  } catch {}
+  return { status: res.statusCode, headers: res.headers, text: res.body, json, ms: Math.round(performance.now() - t0) };
 }
 
 /** Problems of an answer by check: the response checks, then max_response_time. */
@@ -268,15 +272,23 @@ if (only.length && operations.length === 0)
   usage(`--only selects no operation this phase fuzzes (${only.join(', ')}; the token operations are not fuzzed).`);
 const created = new Map(); // path parameter name → ids the run created (live runs touch only those)
 
+/** Path parameters of reads that look at what a write changed: the ids the writes went to. */
+const writtenPath = (more = {}) => ({ ...(live && writeParams ? writeParams : {}), ...more });
+
 /** Live runs change only what they created: the last path parameter must be one of those. */
 function writeAllowed(op) {
   if (isRead(op)) return { ok: true };
   if (!allowWrites) return { ok: false, reason: 'changes the target; give --allow-writes to run it' };
   if (!live) return { ok: true };
+  if (changesEveryItem(op.operationId))
+    return { ok: false, reason: 'changes every item of its list, those that existed before the run too' };
   const last = op.path.match(/\{([^}]+)\}$/)?.[1];
+  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const lacking = names.filter((n) => n !== last && writeParams && writeParams[n] === undefined);
+  if (lacking.length) return { ok: false, reason: `no ${lacking.join(', ')} the run created to write to` };
   const isCreate = op.method === 'post' && [...byPath.keys()].some((k) => k.startsWith(`get ${op.path}/{`));
   if (isCreate || !last) return { ok: true };
-  const ids = created.get(last);
+  const ids = created.get(last) ?? (writeParams?.[last] !== undefined ? [writeParams[last]] : undefined);
   return ids?.length
     ? { ok: true, path: { [last]: ids.at(-1) } }
     : { ok: false, reason: `touches a ${last} the run did not create` };
@@ -330,7 +342,7 @@ async function negativeDataRejection(op) {
     if (before !== after)
       failures.push({
         check: 'negative_data_rejection',
-        message: `${mutation.what}: refused, but ${read.method.toUpperCase()} ${read.path} reads differently afterwards`,
+        message: `${mutation.what}: refused, but ${read.method.toUpperCase()} ${read.path} reads differently afterwards: ${whatChanged(before, after)}`,
       });
     return {
       failures: failures.filter((f) => CHECKS.has(f.check)),
@@ -340,6 +352,28 @@ async function negativeDataRejection(op) {
       actual: res.status,
     };
   });
+}
+
+/** What differs between two answers, field by field (at most 5), for a before/after failure. */
+function whatChanged(before, after) {
+  let a;
+  let b;
+  try {
+    a = JSON.parse(before);
+    b = JSON.parse(after);
+  } catch {
+    return `${String(before).slice(0, 120)} → ${String(after).slice(0, 120)}`;
+  }
+  const out = [];
+  const walk = (x, y, at) => {
+    if (out.length >= 5) return;
+    if (x && y && typeof x === 'object' && typeof y === 'object') {
+      for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) walk(x[k], y[k], at ? `${at}/${k}` : k);
+    } else if (JSON.stringify(x) !== JSON.stringify(y))
+      out.push(`${at || 'the body'}: ${JSON.stringify(x)?.slice(0, 80)} → ${JSON.stringify(y)?.slice(0, 80)}`);
+  };
+  walk(a, b, '');
+  return out.join('; ') || 'the same JSON, different text';
 }
 
 async function positiveDataAcceptance(op) {
@@ -437,7 +471,7 @@ async function ensureResourceAvailability(op) {
       `the answer (${res.status}) names no id of the new resource (queued work)`,
     );
   created.set(param, [...(created.get(param) ?? []), id]);
-  const read = await send(requestOf(itemPath, { path: { [param]: id } }));
+  const read = await send(requestOf(itemPath, { path: writtenPath({ [param]: id }) }));
   if (read.status !== 200)
     return fail(`created ${param} ${id}, but ${itemPath.path} answered ${read.status}`, {
       expected: 200,
@@ -445,7 +479,7 @@ async function ensureResourceAvailability(op) {
     });
   const list = byPath.get(`get ${op.path}`);
   if (list) {
-    const items = await walk(list, {});
+    const items = await walk(list, { path: writtenPath() });
     if (!items.some((item) => String(item?.id) === String(id)))
       return fail(`created ${param} ${id}, but GET ${op.path} does not list it`, {
         expected: `an item with id ${id}`,
@@ -474,7 +508,7 @@ async function useAfterDelete(op) {
     return skip('use_after_delete', op, `the delete answered the resource as ${state}: it is removed later`);
   if (!/\}$/.test(op.path))
     return skip('use_after_delete', op, 'a single sub-resource (no id of its own): its read does not 404 once deleted');
-  const after = await send(requestOf(read, { path: allowed.path }));
+  const after = await send(requestOf(read, { path: writtenPath(allowed.path) }));
   const ok = after.status === 404;
   const message = `deleted (${res.status}), but ${read.method.toUpperCase()} ${read.path} then answered ${after.status}, expected 404`;
   record('use_after_delete', op, `use_after_delete ${op.operationId}`, ok ? 'pass' : 'fail', {
@@ -507,12 +541,13 @@ const pageQuery = (op, perPage, page) => ({
 });
 
 /** Every item of a paged list (per_page 50, at most 20 pages), or of an unpaged one. */
-async function walk(op, { query = {}, body } = {}) {
+async function walk(op, { query = {}, body, path } = {}) {
   const paged = op.parameters.some((p) => p.name === 'per_page');
   const items = [];
   for (let page = 1; page <= 20; page++) {
     const res = await send(
       requestOf(op, {
+        path,
         query: paged ? { ...query, ...pageQuery(op, 50, page) } : query,
         body: body && { ...body, per_page: 50, page },
       }),
@@ -681,8 +716,10 @@ for (const op of sorted) {
   if (isRead(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
   else skip('negative_data_rejection', op, 'changes the target if refused wrongly; give --allow-writes to run it');
   await guarded('ensure_resource_availability', op, ensureResourceAvailability);
-  await guarded('positive_data_acceptance', op, positiveDataAcceptance);
+  // use_after_delete before positive_data_acceptance: on a live target each deletes the one
+  // resource the run created, and the check that comes second finds it gone.
   await guarded('use_after_delete', op, useAfterDelete);
+  await guarded('positive_data_acceptance', op, positiveDataAcceptance);
   await reset();
   for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
 }

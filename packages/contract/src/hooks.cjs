@@ -13,6 +13,8 @@ const hooks = require('hooks');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { createChecker, READ_VERBS } = require('./spec-check.cjs');
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
+const { cappedFetch, MAX_RESPONSE_BYTES } = require('./http-cap.cjs');
+const { createPlan } = require('./live-plan.cjs');
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -28,7 +30,8 @@ const CHECKS = checksFromEnv();
 const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
 // Every request of the hooks' own gives up as Dredd's do (run.mjs always sets it: --request-timeout or its default).
 const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT);
-const timeout = () => AbortSignal.timeout(REQUEST_TIMEOUT);
+/** A request of the hooks' own: the run's deadline and size cap (http-cap.cjs). */
+const request = (url, init) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
@@ -54,6 +57,7 @@ async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
   ({ obtainToken: requestToken } = await import('./cli.mjs'));
   const model = await loadModel(env.CONTRACT_SPEC_JSON);
+  specModel = model;
   checker = await createChecker(model);
   ({ operations, firstExample, checkResponse, header } = checker);
   TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
@@ -80,14 +84,12 @@ const obtainToken = (client = credentials) => requestToken(AUTH_URL, tokenOp, { 
 /** Revokes a token at the target's revoke operation (POST /auth/revoke), with the run's client credentials. */
 async function revokeToken(value) {
   const url = authUrl(revokeOp);
-  const res = await fetch(url, {
+  const res = await request(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
     body: new URLSearchParams({ token: value, ...credentials }),
-    signal: timeout(),
   });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 200)}`);
+  if (res.statusCode !== 200) throw new Error(`POST ${url} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
 }
 
 const withSlash = (u) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
@@ -100,6 +102,83 @@ const withSlash = (u) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
 let revoked;
 let revokedError;
 const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0' && CHECKS.has('ignored_auth');
+
+// Live targets without a reset in the target data: live-plan.cjs finds existing ids, creates what
+// the writes go to, orders the transactions, cleans up and diffs the state (see its header).
+const PLANNED = MODE === 'live' && !data.reset && env.CONTRACT_PLAN !== '0';
+let plan;
+let stateBefore;
+const planResults = [];
+let specModel;
+
+/** A request of the plan's: the run's token, JSON both ways; answers {statusCode, json, body}. */
+async function planApi(method, path, body, accept = 'application/json') {
+  const headers = { Accept: accept, Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await request(new URL(path.replace(/^\//, ''), withSlash(BASE_URL)), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let json;
+  try {
+    json = JSON.parse(res.body);
+  } catch {}
+  return { ...res, json };
+}
+
+/** With CONTRACT_CONTROL_URL, a state wait moves the target's clock on (POST /__sandbox/clock). */
+function controlAdvance() {
+  if (!env.CONTRACT_CONTROL_URL) return undefined;
+  const url = new URL('__sandbox/clock', withSlash(new URL(env.CONTRACT_CONTROL_URL)));
+  return () =>
+    request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ advance: '30s' }),
+    });
+}
+
+async function startPlan(transactions) {
+  plan = createPlan({
+    model: specModel,
+    api: planApi,
+    writes: ALLOW_WRITES,
+    run: Date.now().toString(36),
+    advance: controlAdvance(),
+  });
+  const t0 = Date.now();
+  stateBefore = await plan.snapshot();
+  if (ALLOW_WRITES) {
+    try {
+      await plan.prepare();
+    } catch (error) {
+      plan.notes.push(`set-up failed: ${error.message}`);
+    }
+  }
+  plan.order(transactions, (t) => lookup(t)?.model);
+  console.log(
+    `Live plan: ${Object.keys(stateBefore).length} resources snapshotted${
+      ALLOW_WRITES ? `; the writes go to what the run created: ${JSON.stringify(plan.fixtures)}` : ''
+    } (${((Date.now() - t0) / 1000).toFixed(1)} s)${plan.notes.length ? `\n  ${plan.notes.join('\n  ')}` : ''}`,
+  );
+}
+
+async function finishPlan() {
+  const problems = ALLOW_WRITES ? await plan.cleanup() : [];
+  if (ALLOW_WRITES)
+    planResults.push({
+      key: 'clean-up',
+      name: 'live plan: delete what the run created',
+      outcome: problems.length ? 'fail' : 'pass',
+      errors: problems.length ? problems : undefined,
+      failures: problems.length ? problems.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+    });
+  const { count, ms, budgetMs, timedOut } = plan.waits;
+  console.log(
+    `State waits: ${count}, ${(ms / 1000).toFixed(1)} s of a budget of ${(budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${timedOut.length ? `; out of budget: ${timedOut.join(', ')}` : ''}.`,
+  );
+}
 
 hooks.beforeAll((transactions, done) => {
   loadSpec()
@@ -123,6 +202,10 @@ hooks.beforeAll((transactions, done) => {
             revokedError = `could not obtain and revoke a token for the revoked-token probe: ${error.message}`;
           }
         }
+        if (PLANNED)
+          await startPlan(transactions).catch((error) => {
+            console.error(`contract: the live plan failed: ${error.message}`);
+          });
         done();
       },
       (error) => {
@@ -158,7 +241,7 @@ function skipReason(info, status, key, override, mediaType) {
   if (TOKEN_OPERATIONS.has(id) && status === '400') return undefined;
   if (status === '404') {
     const last = info.params.filter((p) => p.in === 'path').pop();
-    if (last && data.missing?.[last.name] !== undefined) return undefined;
+    if (last && (data.missing?.[last.name] !== undefined || PLANNED)) return undefined;
     if (last)
       return 'live: a 404 needs an id that does not exist on the target (CONTRACT_TARGET_DATA "missing", by path parameter)';
   }
@@ -169,9 +252,9 @@ function buildUri(info, status, transactionUri, override) {
   const [, query = ''] = transactionUri.split('?');
   const values = { ...(data.params ?? {}), ...(override?.params ?? {}) };
   // In live mode a 404 is provoked with an id that does not exist (the last path parameter).
-  if (MODE === 'live' && status === '404' && !override?.params) {
+  if (MODE === 'live' && status === '404' && (!override?.params || override.planned)) {
     const last = info.params.filter((p) => p.in === 'path').pop();
-    if (last) values[last.name] = data.missing[last.name];
+    if (last) values[last.name] = data.missing?.[last.name] ?? missingValue(last);
   }
   let path = info.path;
   for (const p of info.params.filter((x) => x.in === 'path')) {
@@ -185,6 +268,15 @@ function buildUri(info, status, transactionUri, override) {
   for (const [name, value] of Object.entries(override?.query ?? {})) search.set(name, String(value));
   const qs = search.toString();
   return qs ? `${path}?${qs}` : path;
+}
+
+/** A value of a path parameter that names nothing on the target (live 404s without target data). */
+function missingValue(param) {
+  const schema = param.schema ?? {};
+  if (schema.format === 'email' || /email/.test(param.name)) return 'nobody-contract-gate@example.invalid';
+  const types = [].concat(schema.type ?? 'string');
+  const big = Math.min(schema.maximum ?? 2_000_000_000, 2_000_000_000);
+  return types.includes('integer') || types.includes('number') ? big - 7 : String(1_999_999_993);
 }
 
 function buildBody(info, status, override) {
@@ -207,7 +299,23 @@ function buildBody(info, status, override) {
   return { mediaType, text, value };
 }
 
+// The run's token is renewed when it gets old (cli.mjs TOKEN_REFRESH_MS): a target's tokens may
+// expire during a long run (the sandbox's hour is a minute at --speed 60).
+let tokenAt = Date.now();
 hooks.beforeEach((transaction, done) => {
+  if (!token || Date.now() - tokenAt < Number(env.CONTRACT_TOKEN_REFRESH_MS || 20_000))
+    return beforeEach(transaction, done);
+  obtainToken().then(
+    (value) => {
+      token = value;
+      tokenAt = Date.now();
+      beforeEach(transaction, done);
+    },
+    () => beforeEach(transaction, done),
+  );
+});
+
+function beforeEach(transaction, done) {
   const info = lookup(transaction);
   const status = String(transaction.expected.statusCode);
   if (!info) {
@@ -233,7 +341,38 @@ hooks.beforeEach((transaction, done) => {
     transaction.contract.reason = reason;
     return done();
   }
+  // Live, no target data for it: the plan says which ids it is sent to (live-plan.cjs).
+  const planned =
+    plan && !override && !TOKEN_OPERATIONS.has(info.op.operationId) && (status.startsWith('2') || status === '404');
+  if (!planned) return build(transaction, info, status, mediaType, override, done);
+  if (status === '404' && plan.isStateless()) {
+    transaction.skip = true;
+    transaction.contract.reason =
+      'live: the target answers two creates with the same id (it keeps no state), so an id that names nothing cannot be told from one that does: give the 404 in CONTRACT_TARGET_DATA';
+    return done();
+  }
+  plan
+    .resolve(info.model, mediaType)
+    .then(async (r) => {
+      if (r.skip) {
+        transaction.skip = true;
+        transaction.contract.reason = r.skip;
+        return done();
+      }
+      if (status.startsWith('2') && ALLOW_WRITES) await plan.before(info.model, r.params);
+      transaction.contract.planned = true;
+      // The target data's params win over the plan's ids where it names them.
+      const params = { ...r.params, ...(data.params ?? {}) };
+      build(transaction, info, status, mediaType, { params, body: r.body, planned: true }, done);
+    })
+    .catch((error) => {
+      transaction.contract.error = `live plan: ${error.message}`;
+      failWith(transaction, transaction.contract.error);
+      done();
+    });
+}
 
+function build(transaction, info, status, _mediaType, override, done) {
   // Where the request goes: the token operations live at the auth URL, the rest under the base URL.
   const root = TOKEN_OPERATIONS.has(info.op.operationId) ? AUTH_URL : BASE_URL;
   const uri = buildUri(info, status, transaction.request.uri, override);
@@ -279,7 +418,7 @@ hooks.beforeEach((transaction, done) => {
     return;
   }
   finish(transaction, info, status, body, done);
-});
+}
 
 /**
  * The target data's per-transaction preparation, in order:
@@ -310,14 +449,13 @@ async function send(method, url, body, authorised = false) {
   const headers = { Accept: 'application/json' };
   if (authorised && token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(url, {
+  const res = await request(url, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: timeout(),
   });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url.pathname} answered ${res.status}: ${text.slice(0, 200)}`);
+  if (res.statusCode >= 400)
+    throw new Error(`${method} ${url.pathname} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
 }
 
 function finish(transaction, info, status, body, next) {
@@ -381,15 +519,12 @@ hooks.beforeEachValidation((transaction) => {
 /** Sends the transaction's request again with other headers; answers {statusCode, headers, body, bytes}. */
 async function resend(transaction, headers) {
   const url = `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`;
-  const res = await fetch(url, {
+  return request(url, {
     method: transaction.request.method,
     headers,
     body:
       transaction.request.body === '' || transaction.request.method === 'GET' ? undefined : transaction.request.body,
-    signal: timeout(),
   });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: bytes.toString('utf8'), bytes };
 }
 
 /** The probe that failed last ({authorization, statusCode}): its reproducer sends what the probe sent. */
@@ -487,7 +622,7 @@ async function afterEachAsync(transaction) {
     problems.push(
       transaction.fail
         ? 'not sent'
-        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms (--request-timeout)`,
+        : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: ${globalThis.contractNoAnswer?.get(transaction.request) ?? `the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms`} (--request-timeout ${REQUEST_TIMEOUT} ms, at most ${MAX_RESPONSE_BYTES} bytes)`,
     );
   } else {
     const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -557,6 +692,14 @@ async function afterEachAsync(transaction) {
     empty: empty || undefined,
     probed: PROBES && c.status === '401' ? true : undefined,
   });
+  // The plan remembers what a create made and puts back a setting that exists once.
+  if (c.planned && ALLOW_WRITES && c.status.startsWith('2') && transaction.real && info) {
+    let sent;
+    try {
+      sent = JSON.parse(transaction.request.body);
+    } catch {}
+    await plan.after(info.model, transaction.real, sent);
+  }
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
 }
@@ -591,19 +734,29 @@ async function expiredTokenProbe() {
   const step = data.expire;
   const root = step.root === 'auth' ? AUTH_URL : BASE_URL;
   await send(step.method ?? 'POST', new URL(step.path.replace(/^\//, ''), withSlash(root)), step.body);
-  const res = await fetch(new URL('account', withSlash(BASE_URL)), {
+  const real = await request(new URL('account', withSlash(BASE_URL)), {
     headers: { Accept: 'application/json', Authorization: `Bearer ${old}` },
-    signal: timeout(),
   });
-  const real = { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
   return checkResponse(info, '401', real).map((p) => `auth probe with an expired token: ${p}`);
 }
 
 hooks.afterAll((_transactions, done) => {
-  const probe =
+  const planned = plan
+    ? finishPlan().catch((error) =>
+        planResults.push({
+          key: 'state diff',
+          name: 'state diff: resources that existed before the run are unchanged',
+          outcome: 'fail',
+          errors: [`could not run: ${error.message}`],
+          failures: [{ check: 'state_unchanged', message: `could not run: ${error.message}` }],
+        }),
+      )
+    : Promise.resolve();
+  const probe = planned.then(() =>
     PROBES && data.expire && (!ONLY.length || ONLY.some((o) => o.split(' ')[0] === 'getAccount'))
       ? expiredTokenProbe()
-      : Promise.resolve(null);
+      : null,
+  );
   probe
     .then(
       (problems) => {
@@ -630,6 +783,7 @@ hooks.afterAll((_transactions, done) => {
         }),
     )
     .finally(() => {
+      results.push(...planResults);
       if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));
       done();
     });

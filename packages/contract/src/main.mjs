@@ -10,11 +10,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { resolveTarget } from '@hosting-api/openapi/target';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_REQUEST_TIMEOUT_MS, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
+import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
+import { cappedFetch } from './http-cap.cjs';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
 
 const require = createRequire(import.meta.url);
 const { CHECKS, checkOfProblem, selectChecks } = require('./checks.cjs');
+const { createPlan } = require('./live-plan.cjs');
 const here = import.meta.dirname;
 const { version } = require('../package.json');
 
@@ -225,53 +227,151 @@ function configure(o) {
 /** Live targets: one token request first, so a wrong URL or credentials give one line and exit 3. */
 async function preflight(env) {
   const url = `${env.CONTRACT_AUTH_URL}/auth/token`;
+  const setup = { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 };
   let res;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: env.CONTRACT_CLIENT_ID,
-        client_secret: env.CONTRACT_CLIENT_SECRET,
-      }),
-      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
-    });
-  } catch (error) {
-    die(
-      3,
-      `cannot reach ${url} (${error.cause?.code ?? error.cause?.message ?? error.message}): check --auth-url and that the server is up.`,
+    res = await cappedFetch(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: env.CONTRACT_CLIENT_ID,
+          client_secret: env.CONTRACT_CLIENT_SECRET,
+        }),
+      },
+      setup,
     );
+  } catch (error) {
+    die(3, `cannot reach ${url} (${error.message}): check --auth-url and that the server is up.`);
   }
-  const type = res.headers.get('content-type') ?? '';
+  const type = res.headers['content-type'] ?? '';
   if (!/json/i.test(type))
     die(
       3,
-      `${url} answered ${res.status} with ${type || 'no Content-Type'}, not the API's JSON: check --auth-url (the root that serves POST /auth/token).`,
+      `${url} answered ${res.statusCode} with ${type || 'no Content-Type'}, not the API's JSON: check --auth-url (the root that serves POST /auth/token).`,
     );
-  if (res.status === 400 || res.status === 401 || res.status === 403)
-    die(3, `${url} refused the credentials (${res.status}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
-  const token = (await res.json().catch(() => ({})))?.data?.access_token;
-  if (res.status !== 200 || typeof token !== 'string')
-    die(3, `${url} answered ${res.status} without data.access_token: check --auth-url.`);
-  const account = `${env.CONTRACT_BASE_URL}/account`;
+  if (res.statusCode === 400 || res.statusCode === 401 || res.statusCode === 403)
+    die(3, `${url} refused the credentials (${res.statusCode}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
+  let token;
   try {
-    const probe = await fetch(account, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
-    });
-    const probeType = probe.headers.get('content-type') ?? '';
-    if (!/json/i.test(probeType))
-      die(
-        3,
-        `${account} answered ${probe.status} with ${probeType || 'no Content-Type'}, not the API's JSON: check --base-url.`,
-      );
+    token = JSON.parse(res.body)?.data?.access_token;
+  } catch {}
+  if (res.statusCode !== 200 || typeof token !== 'string')
+    die(3, `${url} answered ${res.statusCode} without data.access_token: check --auth-url.`);
+  const account = `${env.CONTRACT_BASE_URL}/account`;
+  let probe;
+  try {
+    probe = await cappedFetch(
+      account,
+      { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+      setup,
+    );
   } catch (error) {
+    die(3, `cannot reach ${account} (${error.message}): check --base-url.`);
+  }
+  const probeType = probe.headers['content-type'] ?? '';
+  // A wrong base URL answers a page that is not the API's (a 404 page, a login page). A 2xx in
+  // another media type is an answer of the API that drifted: the checks report it, the run goes on.
+  const ok = probe.statusCode >= 200 && probe.statusCode < 300;
+  if (!/json/i.test(probeType) && !ok)
     die(
       3,
-      `cannot reach ${account} (${error.cause?.code ?? error.cause?.message ?? error.message}): check --base-url.`,
+      `${account} answered ${probe.statusCode} with ${probeType || 'no Content-Type'}, not the API's JSON: check --base-url.`,
     );
+}
+
+/**
+ * Live targets: every resource that exists before the run is read (every GET with ids found
+ * through the lists, live-plan.cjs) before the first phase and again after the last; `finish()`
+ * answers the state diff as a report case (check state_unchanged).
+ */
+async function stateDiff(env, phases) {
+  const { loadModel } = await import('@hosting-api/openapi/model');
+  const model = await loadModel(specFile((message) => die(2, message)));
+  const base = `${env.CONTRACT_BASE_URL}/`;
+  const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
+  let token;
+  const api = async (method, path, body) => {
+    token ??= await obtainToken(env.CONTRACT_AUTH_URL, model.issueTokenOperation, {
+      client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET },
+    });
+    const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await cappedFetch(
+      new URL(path.replace(/^\//, ''), base),
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      { deadline: timeout },
+    );
+    let json;
+    try {
+      json = JSON.parse(res.body);
+    } catch {}
+    return { ...res, json };
+  };
+  const control = env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
+  const advance = control
+    ? () =>
+        cappedFetch(
+          `${control}/__sandbox/clock`,
+          { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance: '30s' }) },
+          { deadline: timeout },
+        )
+    : undefined;
+  const plan = createPlan({
+    model,
+    api,
+    writes: env.CONTRACT_ALLOW_WRITES === '1',
+    run: `f${Date.now().toString(36)}`,
+    advance,
+  });
+  const t0 = Date.now();
+  const before = await plan.snapshot();
+  // The fuzz phase reads existing resources too (unless CONTRACT_FUZZ_PARAMS names them).
+  if (!env.CONTRACT_FUZZ_PARAMS) env.CONTRACT_FUZZ_PARAMS = JSON.stringify(await plan.existingParams());
+  // ... and writes only to what the run created: a site and its children, made here (deleted at the end).
+  if (
+    env.CONTRACT_ALLOW_WRITES === '1' &&
+    phases.length > 1 &&
+    phases.includes('fuzz') &&
+    !env.CONTRACT_FUZZ_WRITE_PARAMS
+  ) {
+    await plan.prepare({ ownSites: false }).catch((error) => plan.notes.push(error.message));
+    env.CONTRACT_FUZZ_WRITE_PARAMS = JSON.stringify(plan.fixtures);
+    console.log(`Fuzz writes go to what the run created: ${env.CONTRACT_FUZZ_WRITE_PARAMS}`);
   }
+  const took = [(Date.now() - t0) / 1000];
+  return {
+    async finish() {
+      const t1 = Date.now();
+      token = undefined; // a phase may have revoked tokens of the client
+      // What the phases created and left (new items in the lists read before the run) is deleted.
+      const left = env.CONTRACT_ALLOW_WRITES === '1' ? await plan.cleanup() : [];
+      if (plan.waits.count)
+        console.log(
+          `\nClean-up: state waits ${plan.waits.count}, ${(plan.waits.ms / 1000).toFixed(1)} s of a budget of ${(plan.waits.budgetMs / 1000).toFixed(0)} s.`,
+        );
+      const after = await plan.snapshot(before);
+      took.push((Date.now() - t1) / 1000);
+      const changes = [...plan.diff(before, after), ...left.map((p) => `clean-up: ${p}`)];
+      const compared = Object.keys(before).length;
+      console.log(
+        `\nState diff: ${compared} resources that existed before the run read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
+      );
+      for (const c of changes.slice(0, 30)) console.log(`  CHANGED ${c}`);
+      return {
+        phase: 'state',
+        name: `state diff: ${compared} pre-existing resources unchanged`,
+        check: 'state_unchanged',
+        outcome: changes.length ? 'fail' : 'pass',
+        expected: `${compared} resources as before the run`,
+        actual: changes.length ? `${changes.length} changed` : 'unchanged',
+        failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+        stateDiff: { compared, changed: changes, paths: Object.keys(before) },
+      };
+    },
+  };
 }
 
 /** Runs one phase script; resolves to its exit code and its results file's contents. */
@@ -323,6 +423,23 @@ async function run(phases, options) {
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
   const cases = [];
+  const state =
+    target === 'live' &&
+    phases.includes('examples') &&
+    selectChecks({ checks: options.checks, exclude: options.excludeChecks }).has('state_unchanged')
+      ? await stateDiff(env, phases).catch((error) => {
+          cases.push({
+            phase: 'state',
+            name: 'state diff',
+            check: 'state_unchanged',
+            outcome: 'fail',
+            failures: [
+              { check: 'state_unchanged', message: `could not read the state before the run: ${error.message}` },
+            ],
+          });
+          return undefined;
+        })
+      : undefined;
   const seconds = {};
   const coverage = {};
   let worst = 0;
@@ -374,6 +491,17 @@ async function run(phases, options) {
     worst = Math.max(worst, code === 0 ? 0 : 1);
   }
   rmSync(work, { recursive: true, force: true });
+  if (state)
+    cases.push(
+      await state.finish().catch((error) => ({
+        phase: 'state',
+        name: 'state diff',
+        check: 'state_unchanged',
+        outcome: 'fail',
+        failures: [{ check: 'state_unchanged', message: `could not read the state after the run: ${error.message}` }],
+      })),
+    );
+  const reported = cases.some((c) => c.phase === 'state') ? [...phases, 'state'] : phases;
 
   const count = (list, outcome) => list.filter((c) => c.outcome === outcome).length;
   const totals = {
@@ -382,7 +510,7 @@ async function run(phases, options) {
     skipped: count(cases, 'skip'),
     phases: {},
   };
-  for (const name of phases) {
+  for (const name of reported) {
     const mine = cases.filter((c) => c.phase === name);
     totals.phases[name] = {
       passed: count(mine, 'pass'),
@@ -416,7 +544,7 @@ async function run(phases, options) {
     phases: totals.phases,
     coverage,
   };
-  if (options.junit) writeJunit(options.junit, phases, cases);
+  if (options.junit) writeJunit(options.junit, reported, cases);
   if (options.json) writeJson(options.json, summary, cases);
   if (process.env.GITHUB_ACTIONS === 'true') {
     const { loadModel } = await import('@hosting-api/openapi/model');

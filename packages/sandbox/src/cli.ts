@@ -19,6 +19,8 @@ Options:
                             replaces the default owner client (scopes authorized, owner, git_edit)
   --client-secret SECRET    its client secret
   --seed FILE               load the state from a JSON fixture (a dump of GET /__sandbox/state)
+  --seed-variant N          start from variant N (≥ 1) of the built-in account: other ids,
+                            site names and counts
   --speed N                 virtual time per real time (default 1; 0 freezes the clock,
                             60 makes a 30-second deploy take half a second)
   --webhook-url URL         POST webhook events of queued operations to URL
@@ -62,6 +64,7 @@ try {
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       seed: { type: 'string' },
+      'seed-variant': { type: 'string' },
       speed: { type: 'string' },
       'webhook-url': { type: 'string' },
       'self-check': { type: 'boolean' },
@@ -99,6 +102,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`--port must be an integer from 0 to 65535, got "${str('port')}"`);
 const speed = str('speed') === undefined ? 1 : Number(str('speed'));
 if (!Number.isFinite(speed) || speed < 0) fail(`--speed must be a number ≥ 0, got "${str('speed')}"`);
+const seedVariant = str('seed-variant') === undefined ? undefined : Number(str('seed-variant'));
+if (seedVariant !== undefined && !(Number.isInteger(seedVariant) && seedVariant >= 1))
+  fail(`--seed-variant must be a whole number ≥ 1, got "${str('seed-variant')}"`);
+if (seedVariant !== undefined && str('seed') !== undefined) fail('give --seed FILE or --seed-variant N, not both');
 const clientId = str('client-id');
 const clientSecret = str('client-secret');
 if ((clientId === undefined) !== (clientSecret === undefined)) fail('--client-id and --client-secret go together');
@@ -164,6 +171,7 @@ try {
     host,
     clients,
     seed: str('seed'),
+    seedVariant,
     speed,
     webhookUrl,
     selfCheck: values['self-check'] === true,
@@ -182,7 +190,7 @@ try {
   API:      ${sandbox.url}
   Auth:     ${sandbox.authUrl}/auth/token
   Speed:    ${speed}× virtual time${speed === 0 ? ' (frozen: POST /__sandbox/clock to advance)' : ''}
-  Seed:     ${str('seed') ?? 'built-in account'}
+  Seed:     ${str('seed') ?? (seedVariant ? `built-in account, variant ${seedVariant}` : 'built-in account')}
   Validation: @hosting-api/schemas
   Self-check: ${values['self-check'] ? 'on (every answer checked against the spec)' : 'off'}
   CORS:     ${cors === undefined ? 'off' : cors === true ? 'any origin' : cors.join(', ')}${corsControl === undefined ? '' : ` (control routes: ${corsControl === true ? 'any origin' : corsControl.join(', ')})`}

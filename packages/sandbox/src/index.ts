@@ -5,6 +5,7 @@ import { fixtureProblems } from './domain/fixture.js';
 import { checkOutcome, type OutcomeSpec } from './domain/outcomes.js';
 import { SandboxRuntime } from './domain/runtime.js';
 import { seedState } from './domain/seed.js';
+import { variantState } from './domain/seed-variant.js';
 import type { SandboxState } from './domain/state.js';
 import { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
 import { type CorsOption, parseCorsOrigins } from './http/cors.js';
@@ -21,6 +22,11 @@ export interface SandboxOptions {
   clients?: ClientConfig[];
   /** A state fixture (object) or the path of a JSON file holding one. Default: the built-in seed. */
   seed?: SandboxState | string;
+  /**
+   * Variant N (≥ 1) of the built-in seed: every id moved, other site names, one note fewer and N
+   * more sites, for checks that must not depend on the built-in account. Ignored with `seed`.
+   */
+  seedVariant?: number;
   /** Virtual time per real time; 0 freezes the clock (advance it with /__sandbox/clock). Default 1. */
   speed?: number;
   /** Virtual start time (ISO string or epoch ms). Default: now. */
@@ -112,6 +118,7 @@ export function createSandboxCore(
   if (Array.isArray(options.corsControl)) parseCorsOrigins(options.corsControl.join(','));
 
   const fixture = typeof options.seed === 'string' ? loadFixture(options.seed) : options.seed;
+  if (options.seedVariant !== undefined) variantState(seedState(start), options.seedVariant); // throws on a bad one
   const runtime = new SandboxRuntime({
     clients,
     start,
@@ -119,7 +126,12 @@ export function createSandboxCore(
     webhookUrl: options.webhookUrl ?? null,
     activityLimit: options.activityLimit,
     onError,
-    seed: (now) => (fixture ? structuredClone(fixture) : seedState(now)),
+    seed: (now) =>
+      fixture
+        ? structuredClone(fixture)
+        : options.seedVariant
+          ? variantState(seedState(now), options.seedVariant)
+          : seedState(now),
   });
   const faults = new Faults();
   for (const outcome of options.outcomes ?? []) runtime.outcomes.add(checkOutcomeOrThrow(outcome));

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Benchmark: `hosting-api-contract check --allow-writes` against the sandbox reached only as a live
+// URL (no control URL, no target data), as a platform team runs it against its own server. Prints
+// each phase's time at the sandbox's --speed 60 (target: the whole command ≤ 60 s on the 2-core
+// machine) and at speed 1, which is what a real server's clock costs (deploys take 30 s, …).
+// `node bench/live.mjs [speed …]` (default: 60 1).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '@hosting-api/sandbox';
+
+const speeds = process.argv.slice(2).map(Number);
+for (const speed of speeds.length ? speeds : [60, 1]) {
+  const sandbox = await startSandbox({ port: 0, speed });
+  const json = join(mkdtempSync(join(tmpdir(), 'contract-bench-live-')), 'check.json');
+  const t0 = Date.now();
+  // The sandbox answers from this process: the gate runs in a child this process does not block on.
+  const run = await new Promise((done) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(import.meta.dirname, '../bin/hosting-api-contract.js'),
+        'check',
+        '--base-url',
+        sandbox.url,
+        '--auth-url',
+        sandbox.authUrl,
+        '--client-id',
+        sandbox.clients[0].clientId,
+        '--allow-writes',
+        '--json',
+        json,
+      ],
+      {
+        env: { ...process.env, CONTRACT_CLIENT_SECRET: sandbox.clients[0].clientSecret },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      out += c;
+    });
+    child.on('exit', (code) => done({ code, out }));
+  });
+  const wall = (Date.now() - t0) / 1000;
+  await sandbox.stop();
+  let report;
+  try {
+    report = JSON.parse(readFileSync(json, 'utf8'));
+  } catch {
+    process.stderr.write(`${run.out.slice(-2000)}\ncheck exited with ${run.code} and wrote no report\n`);
+    process.exit(1);
+  }
+  const waits = /State waits: (\d+), ([\d.]+) s/.exec(run.out);
+  console.log(`\nsandbox --speed ${speed}: check --allow-writes, exit ${run.code}, ${report.failed} failed`);
+  console.log('phase        cases   seconds');
+  for (const [name, p] of Object.entries(report.phases))
+    console.log(
+      `${name.padEnd(12)} ${String(p.passed + p.failed + p.skipped).padStart(5)}   ${(p.seconds ?? 0).toFixed(1).padStart(7)}`,
+    );
+  console.log(
+    `${'check'.padEnd(12)} ${''.padStart(5)}   ${wall.toFixed(1).padStart(7)}   (whole command${speed === 60 ? ', target ≤ 60 s' : ''})`,
+  );
+  if (waits) console.log(`state waits (examples phase): ${waits[1]}, ${waits[2]} s`);
+}

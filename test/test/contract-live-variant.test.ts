@@ -1,0 +1,37 @@
+// The gate against a correct server it knows nothing about: the sandbox started from another seed
+// (other ids, names and counts than the spec's examples), reached only as a live URL, its clock
+// running (--speed 60), no control URL, no target data, writes allowed. 0 failures, and every
+// resource that existed before the run reads the same after it (the state diff).
+import { startSandbox } from '@hosting-api/sandbox';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type CheckRun, failuresOf, liveCheck } from './live-check';
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let run: CheckRun;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, speed: 60, seedVariant: 3, selfCheck: true });
+  run = await liveCheck(sandbox);
+}, 400_000);
+afterAll(() => sandbox?.stop());
+
+it('passes with no failure in any phase', () => {
+  expect(failuresOf(run), run.output.slice(-4000)).toBe('');
+  expect(run.code).toBe(0);
+  for (const phase of ['examples', 'workflows', 'fuzz', 'state'])
+    expect(run.summary.phases[phase]?.passed).toBeGreaterThan(0);
+});
+
+it('leaves every pre-existing resource as it was (state diff)', () => {
+  const state = run.cases.find((c) => c.phase === 'state');
+  expect(state?.outcome).toBe('passed');
+  // Every site, note, zone record, backup, alert, … of the seed, read through every GET.
+  expect(Number(/^(\d+) resources/.exec(state?.expected ?? '')?.[1])).toBeGreaterThan(80);
+});
+
+it('deletes what it created', async () => {
+  const res = await fetch(`${sandbox.url}/sites`, {
+    headers: { Authorization: `Bearer ${await sandbox.token()}` },
+  });
+  const names = ((await res.json()) as { data: { name: string }[] }).data.map((s) => s.name);
+  expect(names.filter((n) => /^(contract|arazzo)-/.test(n))).toEqual([]);
+});

@@ -1,0 +1,37 @@
+// The examples phase against the sandbox with its built-in seed, reached only as a live URL as a
+// platform team would reach its own server: clock running (--speed 60), no control URL, no target
+// data, writes allowed. 0 failures, and every pre-existing resource reads the same after the run.
+// Every phase against another seed: contract-live-variant.test.ts (the workflows and fuzz phases
+// against the built-in seed run in `check --sandbox`; one live run of them is enough for CI).
+import { startSandbox } from '@hosting-api/sandbox';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type CheckRun, failuresOf, liveCheck } from './live-check';
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let run: CheckRun;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, speed: 60, selfCheck: true });
+  run = await liveCheck(sandbox, 'examples');
+}, 400_000);
+afterAll(() => sandbox?.stop());
+
+it('passes with no failure in any phase', () => {
+  expect(failuresOf(run), run.output.slice(-4000)).toBe('');
+  expect(run.code).toBe(0);
+});
+
+it('leaves every pre-existing resource as it was (state diff) and deletes what it created', async () => {
+  const state = run.cases.find((c) => c.phase === 'state');
+  expect(state?.outcome).toBe('passed');
+  expect(Number(/^(\d+) resources/.exec(state?.expected ?? '')?.[1])).toBeGreaterThan(80);
+  const res = await fetch(`${sandbox.url}/sites`, {
+    headers: { Authorization: `Bearer ${await sandbox.token()}` },
+  });
+  const names = ((await res.json()) as { data: { name: string }[] }).data.map((s) => s.name);
+  expect(names.filter((n) => /^(contract|arazzo)-/.test(n))).toEqual([]);
+});
+
+it('sends writes only to what it created, and says where', () => {
+  expect(run.output).toMatch(/Live plan: \d+ resources snapshotted; the writes go to what the run created/);
+  expect(run.output).toMatch(/State waits: \d+, [\d.]+ s of a budget of \d+ s/);
+});
