@@ -669,6 +669,9 @@ const statementContext = {
   authUrl,
   client: { id: process.env.CONTRACT_CLIENT_ID, secret: process.env.CONTRACT_CLIENT_SECRET },
   request: (op, options) => requestOf(op, options),
+  // Live: the path parameters of what the run made (the resources \`check\` created for the fuzz
+  // phase's writes), so that a write and the read of its effect address the same resource.
+  writePath: live && writeParams ? writeParams : undefined,
   send,
   reset,
 };

@@ -185,8 +185,21 @@ try {
   if (e.code === 'EADDRINUSE') fail(`port ${port} is in use: pick another with --port`);
   fail(e.message);
 }
-{
-  console.log(`Hosting API sandbox listening
+// Set before the banner, so that a Ctrl-C as soon as it shows stops cleanly. Requests in flight get
+// up to TIMEOUTS.drain (5 s) to finish; a second signal exits at once, still with 0: the user asked
+// to stop (pnpm forwards a terminal's Ctrl-C a second time, and reports a non-zero exit as ELIFECYCLE).
+let stopping = false;
+const shutdown = () => {
+  if (stopping) process.exit(0);
+  stopping = true;
+  sandbox.stop(TIMEOUTS.drain).then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+console.log(`Hosting API sandbox listening
   API:      ${sandbox.url}
   Auth:     ${sandbox.authUrl}/auth/token
   Speed:    ${speed}× virtual time${speed === 0 ? ' (frozen: POST /__sandbox/clock to advance)' : ''}
@@ -197,19 +210,4 @@ try {
   Faults:   ${faults.length ? `${faults.length} set (GET /__sandbox/faults)` : 'none'}
   Outcomes: ${outcomes.length ? `${outcomes.length} armed (GET /__sandbox/outcomes)` : 'none'}
   Credentials accepted (client_id / client_secret → scopes):`);
-  for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);
-  // Requests in flight get up to TIMEOUTS.drain (5 s) to finish; a second signal exits at once,
-  // still with 0: the user asked to stop (pnpm forwards a terminal's Ctrl-C a second time, and
-  // reports a non-zero exit as ELIFECYCLE).
-  let stopping = false;
-  const shutdown = () => {
-    if (stopping) process.exit(0);
-    stopping = true;
-    sandbox.stop(TIMEOUTS.drain).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-}
+for (const c of clients) console.log(`    ${c.clientId} / ${c.clientSecret} → ${c.scopes.join(' ')}`);

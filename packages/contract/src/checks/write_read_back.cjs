@@ -22,7 +22,7 @@ async function targetOf(ctx, op, { restorable }) {
   if (!ctx.allowWrites) return { reason: 'changes the target; give --allow-writes to run it' };
   const made = await provide(ctx, op);
   if (made.path) return made;
-  if (!ctx.live || restorable) return { path: undefined, cleanup: async () => undefined };
+  if (!ctx.live || restorable) return { path: ctx.writePath, cleanup: async () => undefined };
   return { reason: `${made.reason}; and the change cannot be set back` };
 }
 
