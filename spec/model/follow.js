@@ -7,7 +7,12 @@ export const pathParams = (path) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) =
 export const dataSchema = (o) =>
   o.responses[String(o.successStatus)]?.content?.['application/json']?.schema?.properties?.data;
 const stateField = (schema) =>
-  ['state', 'status'].find((f) => types(schema?.properties?.[f]).filter((t) => t !== 'null').join() === 'string');
+  ['state', 'status'].find(
+    (f) =>
+      types(schema?.properties?.[f])
+        .filter((t) => t !== 'null')
+        .join() === 'string',
+  );
 
 /**
  * The read of the thing an operation acts on: the GET at the longest prefix of its path that ends in

@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundle, createConfig, parseYaml, Source } from '@redocly/openapi-core';
-import { readStatements } from './statements.js';
 import { stateFollow, subjectRead } from './follow.js';
+import { readStatements } from './statements.js';
 
-export { resolveTarget, TargetError, VERSION_PATH } from './target.js';
 export { dataSchema, pathParams } from './follow.js';
+export { resolveTarget, TargetError, VERSION_PATH } from './target.js';
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
@@ -118,7 +118,8 @@ export function buildModel(document, dereferenced, sources = {}) {
       });
     }
   }
-  for (const o of operations) Object.assign(o, { subjectRead: subjectRead(o, operations), stateFollow: stateFollow(o, operations) });
+  for (const o of operations)
+    Object.assign(o, { subjectRead: subjectRead(o, operations), stateFollow: stateFollow(o, operations) });
   const tokenOperations = operations.filter((o) => o.outsideV1);
   // Which token operation issues tokens and which revokes one, by what their form bodies require:
   // the OAuth 2 client-credentials grant (`grant_type` allowing `client_credentials`, RFC 6749

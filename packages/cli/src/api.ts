@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { type HostingApiClient, operationMeta } from '@hosting-api/client';
 import type { Command } from 'commander';
+import { methodOf, previewOf } from './calls';
 import { EXIT } from './errors';
 import { operations } from './generated/operations';
 import { confirm, refuseWithoutTerminal } from './guard';
@@ -101,10 +102,6 @@ async function readInput(file: string, io: Io): Promise<Record<string, unknown>>
   throw new UsageError(`--input ${file} must be a JSON object`);
 }
 
-type Method = (...args: unknown[]) => Promise<unknown>;
-const methodOf = (client: HostingApiClient, words: readonly string[]): Method =>
-  words.reduce<unknown>((node, w) => (node as Record<string, unknown>)[w], client) as Method;
-
 export interface ApiDeps {
   globals(command: Command, env: Io['env']): Globals;
   openSession(g: Globals, env: Io['env']): { client: HostingApiClient };
@@ -134,14 +131,7 @@ export async function api(method: string, path: string, command: Command, io: Io
   const session = deps.openSession(g, io.env);
   const call = methodOf(session.client, op.words);
   if (op.destructive && !g.dryRun) {
-    const read = op.preview ? deps.byId.get(op.preview) : undefined;
-    const preview =
-      read &&
-      (() =>
-        methodOf(
-          session.client,
-          read.words,
-        )(...read.args.map((a) => args[op.args.findIndex((x) => x.name === a.name)])));
+    const preview = previewOf(op, args, session.client, deps.byId);
     await confirm({ what, yes: g.yes, preview, body: Object.keys(input).length ? input : undefined }, io);
   }
   return deps.dryRunOr(g.dryRun, io, async () => {

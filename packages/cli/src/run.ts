@@ -8,6 +8,7 @@ import { createClient, type HostingApiClient, NotFoundError, operationMeta } fro
 import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import { api } from './api';
+import { type Method, methodOf, previewOf } from './calls';
 import { complete, completionScript } from './completion';
 import { credentialsPath, forget, profileName, readCredentials, readToken, writeCredentials } from './config';
 import { describe, EXIT, exitCode, WaitTimeoutError } from './errors';
@@ -23,11 +24,6 @@ import { parseValue, placeholder, UsageError } from './values';
 import { addWebhookCommands } from './webhooks';
 
 const byId = new Map(operations.map((o) => [o.id, o]));
-
-type Method = (...args: unknown[]) => Promise<unknown>;
-/** The client's method for an operation: `client.sites.notes.list`. */
-const methodOf = (client: HostingApiClient, words: readonly string[]): Method =>
-  words.reduce<unknown>((node, w) => (node as Record<string, unknown>)[w], client) as Method;
 
 export interface Globals extends GlobalOptions {
   json?: boolean;
@@ -247,14 +243,7 @@ async function execute(op: CommandSpec, positional: string[], command: Command, 
   const session = openSession(g, io.env);
   const method = methodOf(session.client, op.words);
   if (op.destructive && !g.dryRun) {
-    const read = op.preview ? byId.get(op.preview) : undefined;
-    const preview =
-      read &&
-      (() =>
-        methodOf(
-          session.client,
-          read.words,
-        )(...read.args.map((a) => args[op.args.findIndex((x) => x.name === a.name)])));
+    const preview = previewOf(op, args, session.client, byId);
     await confirm(
       { what, yes: g.yes, preview, body: meta.body !== undefined && Object.keys(input).length ? input : undefined },
       io,
