@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningMock, startMock } from '@hosting-api/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failedChecks, type Outcome, runGate } from './gate';
+import { failedChecks, listenLocal, type Outcome, relay, runGate } from './gate';
 
 type Json = Record<string, unknown> & { data: Record<string, unknown> };
 
@@ -55,22 +55,9 @@ function deviatingServer(mockUrl: string, deviations: Deviation[]): Promise<{ ur
       return;
     }
     // The spec documents WWW-Authenticate on 401 answers (issue 12): pass it on as the mock sent it.
-    const challenge = deviation?.noChallenge ? null : upstream.headers.get('www-authenticate');
-    res.writeHead(upstream.status, {
-      'content-type': upstream.headers.get('content-type') ?? 'application/json',
-      ...(challenge ? { 'www-authenticate': challenge } : {}),
-    });
-    res.end(text);
+    relay(res, upstream, text, deviation?.noChallenge ? null : upstream.headers.get('www-authenticate'));
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () => new Promise((done) => server.close(() => done())),
-      });
-    });
-  });
+  return listenLocal(server);
 }
 
 /** Runs the examples phase (run.mjs) with the given arguments and environment. */

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { contractPackage } from './gate';
+import { contractPackage, listenLocal, relay } from './gate';
 
 const bin = join(contractPackage, 'bin/hosting-api-contract.js');
 
@@ -85,20 +85,9 @@ function driftingServer(sandbox: Sandbox) {
       list.data = list.data.filter((n: { id: number }) => n.id < 1000);
       text = JSON.stringify(list);
     }
-    const challenge = upstream.headers.get('www-authenticate');
-    res
-      .writeHead(upstream.status, {
-        'content-type': upstream.headers.get('content-type') ?? 'application/json',
-        ...(challenge ? { 'www-authenticate': challenge } : {}),
-      })
-      .end(text);
+    relay(res, upstream, text);
   }
-  return new Promise<{ url: string; close(): Promise<void> }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
-    }),
-  );
+  return listenLocal(server);
 }
 
 let sandbox: Sandbox;

@@ -6,13 +6,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractPackage } from './gate';
+import { contractPackage, listenLocal, relay } from './gate';
 
 const bin = join(contractPackage, 'bin/hosting-api-contract.js');
 const STATEMENT_CHECKS = [
@@ -115,20 +114,9 @@ function driftingServer(sandbox: Sandbox, secret: string) {
       for (const b of list.data) b.requested *= 1000;
       text = JSON.stringify(list);
     }
-    const challenge = answer.headers.get('www-authenticate');
-    res
-      .writeHead(answer.status, {
-        'content-type': answer.headers.get('content-type') ?? 'application/json',
-        ...(challenge ? { 'www-authenticate': challenge } : {}),
-      })
-      .end(text);
+    relay(res, answer, text);
   }
-  return new Promise<{ url: string; close(): Promise<void> }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
-    }),
-  );
+  return listenLocal(server);
 }
 
 let sandbox: Sandbox;

@@ -5,6 +5,8 @@
 // with the dependencies its manifest declares; only if npm cannot reach its registry, the workspace's.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { problem, scratch } from '../release/installed.ts';
@@ -67,4 +69,29 @@ export function runGate(script: string, args: string[], env: Record<string, stri
       resolve({ code: code ?? 1, output, results, problems });
     });
   });
+}
+
+/** A drifting server's answer: the upstream's status and content type (and its 401 challenge), with `text` as the body. */
+export function relay(
+  res: ServerResponse,
+  upstream: Response,
+  text: string,
+  challenge = upstream.headers.get('www-authenticate'),
+) {
+  res
+    .writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+      ...(challenge ? { 'www-authenticate': challenge } : {}),
+    })
+    .end(text);
+}
+
+/** Listens on a free loopback port: the server's URL and a close(). */
+export function listenLocal(server: Server): Promise<{ url: string; close(): Promise<void> }> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    }),
+  );
 }
