@@ -137,7 +137,7 @@ describe('Streamable HTTP', () => {
     expect(await notes()).toContain('from-localhost');
   });
 
-  it('--allow-host and --allow-origin add names; a non-loopback address is refused without a token', async () => {
+  it('--allow-host and --allow-origin add names; a non-loopback address is refused without a token, and warned about with one', async () => {
     const extra = await serveHttp({
       env,
       port: 0,
@@ -160,6 +160,17 @@ describe('Streamable HTTP', () => {
       /refusing to serve on 0\.0\.0\.0, which is not a loopback address, without a token/,
     );
     await expect(serveHttp({ env, port: 0, token: 'short' })).rejects.toThrow(ConfigError);
+    // With a token it binds, and warns once; on loopback it says nothing.
+    const warnings: string[] = [];
+    const token = 'a-token-of-sixteen-or-more';
+    const wide = await serveHttp({ env, host: '0.0.0.0', port: 0, token, warn: (l) => warnings.push(l) });
+    await wide.close();
+    expect(warnings).toEqual([
+      expect.stringMatching(/^hosting-api-mcp: warning: serving on 0\.0\.0\.0, reachable from other machines/),
+    ]);
+    const local = await serveHttp({ env, port: 0, token, warn: (l) => warnings.push(l) });
+    await local.close();
+    expect(warnings).toHaveLength(1);
   });
 
   it('twenty tool calls make one token request', async () => {
