@@ -2,7 +2,7 @@
 // front of the sandbox: each drift must fail its own check on its own operation, a failure's
 // curl reproducer must reproduce it, and configuration and reachability errors must give their
 // exit code and one line. One sandbox and one drifting proxy for the whole file.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,23 +12,9 @@ import { promisify } from 'node:util';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { contractPackage, listenLocal, relay } from './gate';
+import { listenLocal, relay, runContractCli } from './gate';
 
-const bin = join(contractPackage, 'bin/hosting-api-contract.js');
-
-function gate(args: string[], env: Record<string, string | undefined> = {}) {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_ACTIONS'),
-  );
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...clean, ...env } });
-  let output = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (output += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  return new Promise<{ code: number; output: string; stderr: string }>((done) =>
-    child.on('exit', (code) => done({ code: code ?? 1, output, stderr })),
-  );
-}
+const gate = runContractCli;
 
 /** A server in front of the sandbox with one drift for each fuzz check. */
 function driftingServer(sandbox: Sandbox) {

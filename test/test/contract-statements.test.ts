@@ -3,7 +3,7 @@
 // front of the sandbox: each drift fails its own check and no other, every failure names the spec
 // statement (file:line) it checks, and the reproducers replay. The same operations against the
 // sandbox itself pass. One sandbox and one drifting server for the whole file.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,9 +11,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractPackage, listenLocal, relay } from './gate';
+import { listenLocal, relay, runContractCli } from './gate';
 
-const bin = join(contractPackage, 'bin/hosting-api-contract.js');
 const STATEMENT_CHECKS = [
   'list_filters',
   'list_search',
@@ -26,19 +25,7 @@ const STATEMENT_CHECKS = [
   'token_credentials',
 ];
 
-function gate(args: string[], env: Record<string, string | undefined> = {}) {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_ACTIONS'),
-  );
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...clean, ...env } });
-  let output = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (output += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  return new Promise<{ code: number; output: string; stderr: string }>((done) =>
-    child.on('exit', (code) => done({ code: code ?? 1, output, stderr })),
-  );
-}
+const gate = runContractCli;
 
 /** A server in front of the sandbox with one drift for each statement check. */
 function driftingServer(sandbox: Sandbox, secret: string) {

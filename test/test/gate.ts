@@ -95,3 +95,21 @@ export function listenLocal(server: Server): Promise<{ url: string; close(): Pro
     }),
   );
 }
+
+/** The installed gate's command line, `hosting-api-contract ARGS`, with no CONTRACT_* or GITHUB_ACTIONS variable of this process. */
+export function runContractCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; output: string; stderr: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_ACTIONS'),
+  );
+  const child = spawn(process.execPath, [join(contractPackage, 'bin/hosting-api-contract.js'), ...args], {
+    env: { ...clean, ...env },
+  });
+  let output = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (output += c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  return new Promise((done) => child.on('exit', (code) => done({ code: code ?? 1, output, stderr })));
+}
