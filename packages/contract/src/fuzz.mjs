@@ -23,7 +23,7 @@ const require = createRequire(import.meta.url);
 const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
 const { changesEveryItem } = require('./live-plan.cjs');
 const { cappedFetch } = require('./http-cap.cjs');
-const { createChecker, READ_VERBS } = require('./spec-check.cjs');
+const { createChecker, exercisedResponse, READ_VERBS } = require('./spec-check.cjs');
 const { STATEMENT_CHECKS, statementCoverage } = require('./checks/index.cjs');
 
 const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
@@ -166,6 +166,8 @@ async function send(req) {
   return { status: res.statusCode, headers: res.headers, text: res.body, json, ms: Math.round(performance.now() - t0) };
 }
 
+/** The documented responses ("<operationId> <status>") this phase got and checked, for the coverage. */
+const exercised = new Set();
 /** Problems of an answer by check: the response checks, then max_response_time. */
 function responseFailures(op, res, { expect } = {}) {
   const problems = checker.checkResponse({ op: op.operation }, expect ?? String(res.status), {
@@ -173,6 +175,8 @@ function responseFailures(op, res, { expect } = {}) {
     headers: res.headers,
     body: res.text,
   });
+  const key = exercisedResponse(op.operationId, res.status, res.headers['content-type'], res.text, problems);
+  if (key) exercised.add(key);
   if (MAX_MS && res.ms > MAX_MS) problems.push(`response time ${res.ms} ms, over the limit of ${MAX_MS} ms`);
   return problems.map((message) => ({ check: checkOfProblem(message), message }));
 }
@@ -649,7 +653,10 @@ async function filterSemantics(op) {
 
 // Reads and refusals first, then creates and other writes, deletes last: a run changes state only
 // after everything that needs the seeded state has run.
-const order = (o) => (isRead(o) ? 0 : o.method === 'delete' ? 2 : 1);
+// Among the writes, a git connection first: the seed's transitions need it (connect after a token
+// is stored, which the live plan does; the configuration's update and the deploy need a connection).
+const FIRST_WRITES = ['connectSiteGitRepository'];
+const order = (o) => (isRead(o) ? 0 : o.method === 'delete' ? 2 : FIRST_WRITES.includes(o.operationId) ? 0.5 : 1);
 const sorted = [...operations].sort((a, b) => order(a) - order(b));
 /** Runs one check of one operation; a request that got no answer fails that check, and the run goes on. */
 async function guarded(check, op, run) {
@@ -714,6 +721,10 @@ async function statementCheck(check, op) {
 
 for (const op of sorted) {
   await reset();
+  // The statement checks first: a write's stated effect is read on the state the run prepared,
+  // before generated input changes it (a repository connected with a generated URL).
+  for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
+  await reset();
   await guarded('ignored_auth', op, ignoredAuth);
   await guarded('filter_semantics', op, filterSemantics);
   if (isRead(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
@@ -723,8 +734,6 @@ for (const op of sorted) {
   // resource the run created, and the check that comes second finds it gone.
   await guarded('use_after_delete', op, useAfterDelete);
   await guarded('positive_data_acceptance', op, positiveDataAcceptance);
-  await reset();
-  for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
 }
 // The token operations are served outside /v1 and are not fuzzed; their statements are checked.
 for (const op of model.tokenOperations.filter((o) => !only.length || only.includes(o.operationId)))
@@ -757,7 +766,16 @@ if (values.results) {
   mkdirSync(dirname(resolve(values.results)), { recursive: true });
   writeFileSync(
     values.results,
-    JSON.stringify({ mode: live ? 'live' : 'sandbox', seed, coverage: { statements: coverage }, results }, null, 1),
+    JSON.stringify(
+      {
+        mode: live ? 'live' : 'sandbox',
+        seed,
+        coverage: { statements: coverage, responses: { exercised: [...exercised].sort() } },
+        results,
+      },
+      null,
+      1,
+    ),
   );
 }
 process.exit(by('fail').length ? 1 : 0);

@@ -228,8 +228,34 @@ function createPlan({
     return id;
   }
 
+  /**
+   * The git integration on the run's site, for the fuzz phase's statements (the seed's transitions):
+   * a token stored, a repository connected (its initial deploy) and one deploy more, waited for
+   * until the deploy history lists two; then disconnected (which clears the token) and a token
+   * stored again, so that the connect and the configuration's update are checked on the site as a
+   * team would first connect it. A site the target has not enrolled (422) is left as it is.
+   */
+  async function prepareGit(site) {
+    const path = (id) => fill(ops.find((o) => o.operationId === id)?.path ?? '', { site_id: site });
+    const send = (id, method) =>
+      api(method, path(id), method === 'DELETE' ? undefined : example(ops.find((o) => o.operationId === id)));
+    const token = await send('storeSiteGitToken', 'POST');
+    if (token.statusCode >= 300) return notes.push(`git on site ${site}: storing a token answered ${token.statusCode}`);
+    const connect = await send('connectSiteGitRepository', 'POST');
+    if (connect.statusCode < 300) {
+      const history = async () => itemsOf((await api('GET', path('listSiteGitDeployHistory'))).json);
+      const idle = async () => !(await history()).some((d) => /ing$/.test(d.state ?? d.status ?? ''));
+      await waitFor(`the first git deploy of site ${site}`, async () => (await history()).length > 0 && idle());
+      const deploy = await send('deploySiteGit', 'POST');
+      if (deploy.statusCode < 300)
+        await waitFor(`a second git deploy of site ${site}`, async () => (await history()).length >= 2);
+      await send('deleteSiteGitConnection', 'DELETE');
+    }
+    await send('storeSiteGitToken', 'POST');
+  }
+
   /** Writes allowed: the run's own site and children (see the top of the file). */
-  async function prepare({ ownSites = true } = {}) {
+  async function prepare({ ownSites = true, git = false } = {}) {
     const shared = await createSite();
     const kinds = ownSites ? Object.entries(OWN_SITE).filter(([id]) => ops.some((o) => o.operationId === id)) : [];
     const mine = [];
@@ -270,6 +296,8 @@ function createPlan({
         notes.push(`could not create a ${param}: ${error.message}`);
       }
     }
+    if (git && ['storeSiteGitToken', 'connectSiteGitRepository'].every((id) => ops.some((o) => o.operationId === id)))
+      await prepareGit(shared);
     // A collaborator of the run's site, for the writes that name one by e-mail.
     const batch = opAt('post', '/collaborators/batch_create');
     if (batch) {

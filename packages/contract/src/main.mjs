@@ -125,7 +125,10 @@ function targetOptions(command, phases) {
         ),
       )
       .addOption(
-        new Option('--min-coverage <percent>', 'examples: fail below this share of documented responses exercised')
+        new Option(
+          '--min-coverage <percent>',
+          'live runs: fail below this share of documented responses exercised, i.e. got and checked against the spec (check: by all phases together; examples: by that phase) (default: 25)',
+        )
           .env('CONTRACT_MIN_COVERAGE')
           .argParser(percentage),
       );
@@ -337,7 +340,7 @@ async function stateDiff(env, phases) {
     phases.includes('fuzz') &&
     !env.CONTRACT_FUZZ_WRITE_PARAMS
   ) {
-    await plan.prepare({ ownSites: false }).catch((error) => plan.notes.push(error.message));
+    await plan.prepare({ ownSites: false, git: true }).catch((error) => plan.notes.push(error.message));
     env.CONTRACT_FUZZ_WRITE_PARAMS = JSON.stringify(plan.fixtures);
     console.log(`Fuzz writes go to what the run created: ${env.CONTRACT_FUZZ_WRITE_PARAMS}`);
   }
@@ -372,6 +375,27 @@ async function stateDiff(env, phases) {
       };
     },
   };
+}
+
+/** The live run's coverage floor (percent of documented responses) unless --min-coverage says otherwise. */
+const DEFAULT_MIN_COVERAGE = 25;
+
+/**
+ * Documented responses exercised by the run: a response counts when a phase sent a request that got
+ * it and checked the answer against the spec without a problem (the union over the phases; each
+ * phase's share is what it added to those before it).
+ */
+function responseCoverage(documented, exercisedBy) {
+  const seen = new Set();
+  const byPhase = {};
+  for (const [phase, keys] of Object.entries(exercisedBy)) {
+    const added = keys.filter((k) => documented.includes(k) && !seen.has(k));
+    for (const k of added) seen.add(k);
+    byPhase[phase] = added.length;
+  }
+  const percent = documented.length ? Math.round((1000 * seen.size) / documented.length) / 10 : 100;
+  const missing = documented.filter((k) => !seen.has(k));
+  return { documented: documented.length, exercised: seen.size, percent, byPhase, missing };
 }
 
 /** Runs one phase script; resolves to its exit code and its results file's contents. */
@@ -442,6 +466,12 @@ async function run(phases, options) {
       : undefined;
   const seconds = {};
   const coverage = {};
+  // A live run of several phases: the coverage floor applies to the documented responses that all
+  // of them exercised together (below), not to the examples phase alone.
+  const ofRun = target === 'live' && phases.length > 1 && phases.includes('examples');
+  if (ofRun) env.CONTRACT_COVERAGE_OF_RUN = '1';
+  const exercisedBy = {};
+  let documented;
   let worst = 0;
   for (const name of phases) {
     if (target === 'mock' && name !== 'examples') {
@@ -486,8 +516,11 @@ async function run(phases, options) {
         ],
       });
     cases.push(...casesOf(name, data));
-    if (data?.coverage) coverage[name] = data.coverage;
+    const { responses, ...rest } = data?.coverage ?? {};
+    if (Object.keys(rest).length) coverage[name] = rest;
     if (typeof data?.summary?.coverage === 'number') coverage[name] = { responses: { percent: data.summary.coverage } };
+    if (responses?.exercised) exercisedBy[name] = responses.exercised;
+    if (responses?.documented) documented = responses.documented;
     worst = Math.max(worst, code === 0 ? 0 : 1);
   }
   rmSync(work, { recursive: true, force: true });
@@ -502,6 +535,25 @@ async function run(phases, options) {
       })),
     );
   const reported = cases.some((c) => c.phase === 'state') ? [...phases, 'state'] : phases;
+  if (ofRun && documented) {
+    coverage.responses = responseCoverage(documented, exercisedBy);
+    const floor = options.minCoverage ?? DEFAULT_MIN_COVERAGE;
+    if (coverage.responses.percent < floor)
+      cases.push({
+        phase: 'examples',
+        name: 'coverage',
+        check: 'response_coverage',
+        outcome: 'fail',
+        expected: `at least ${floor}% of the documented responses exercised`,
+        actual: `${coverage.responses.percent}%`,
+        failures: [
+          {
+            check: 'response_coverage',
+            message: `${coverage.responses.percent}% of the documented responses exercised by all phases, below the floor of ${floor}% (--min-coverage)`,
+          },
+        ],
+      });
+  }
 
   const count = (list, outcome) => list.filter((c) => c.outcome === outcome).length;
   const totals = {
@@ -526,11 +578,18 @@ async function run(phases, options) {
     for (const c of failed.filter((x) => x.curl).slice(0, 20))
       console.log(`  # ${c.phase} ${c.failures[0].check} ${c.operationId ?? ''}\n  ${c.curl}`);
   }
+  const r = coverage.responses;
   const covered = [
-    coverage.examples && `documented responses ${coverage.examples.responses.percent}%`,
+    r
+      ? `documented responses ${r.percent}% (${r.exercised} of ${r.documented}: ${Object.entries(r.byPhase)
+          .map(([p, n], i) => `${p} ${i ? '+' : ''}${n}`)
+          .join(', ')})`
+      : coverage.examples && `documented responses ${coverage.examples.responses.percent}%`,
     coverage.fuzz && `behaviour statements ${coverage.fuzz.statements.percent}%`,
   ].filter(Boolean);
   if (covered.length) console.log(`\nCoverage: ${covered.join('; ')}`);
+  if (r?.missing.length)
+    console.log(`Documented responses no phase exercised (${r.missing.length}): ${r.missing.join(', ')}`);
   console.log(
     `\nContract gate (${target}): ${totals.failed || worst ? 'FAILED' : 'PASSED'}: ${Object.entries(totals.phases)
       .map(([p, t]) => `${p} ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`)

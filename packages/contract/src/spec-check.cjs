@@ -70,7 +70,26 @@ async function createChecker(model) {
   return { operations, firstExample, checkResponse, header, findOperation, checkWebhook: check.webhook };
 }
 
+/**
+ * The documented response ("<operationId> <status>") an answer exercised, for a run's coverage, or
+ * undefined: only an answer with no problem in the response checks counts, and not a 2xx whose
+ * list is empty (it checked no item) or that is not JSON (downloads are checked by the examples phase).
+ */
+function exercisedResponse(operationId, status, contentType, body, problems) {
+  if (problems.length) return undefined;
+  if (/^2/.test(String(status))) {
+    if (body && !/json/i.test(contentType ?? '')) return undefined;
+    try {
+      const data = body ? JSON.parse(body)?.data : undefined;
+      if (Array.isArray(data) && data.length === 0) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return `${operationId} ${status}`;
+}
+
 /** Operations that only read, by their operationId, although some are POSTs (searches, validation, metric queries). */
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
-module.exports = { createChecker, READ_VERBS };
+module.exports = { createChecker, exercisedResponse, READ_VERBS };

@@ -67,7 +67,7 @@ try {
 const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
-const { createChecker, READ_VERBS } = require('./spec-check.cjs');
+const { createChecker, exercisedResponse, READ_VERBS } = require('./spec-check.cjs');
 const { checkOfProblem } = require('./checks.cjs');
 const { cappedFetch } = require('./http-cap.cjs');
 const checker = await createChecker(model);
@@ -282,6 +282,7 @@ const hasControl = target === 'sandbox' || Boolean(process.env.CONTRACT_CONTROL_
 // as the Dredd hooks check a transaction.
 const schemaProblems = [];
 let checkedResponses = 0;
+const exercised = new Set(); // "<operationId> <status>" answered and checked without a problem, for the coverage
 const recorder = http.createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -323,13 +324,12 @@ const recorder = http.createServer((req, res) => {
     if (!info) return void schemaProblems.push(`${req.method} ${pathname}: no such operation in the spec`);
     checkedResponses += 1;
     const status = String(answer.statusCode);
-    for (const problem of checker.checkResponse(info, status, {
-      statusCode: answer.statusCode,
-      headers: out,
-      body: bytes.toString('utf8'),
-    })) {
+    const text = bytes.toString('utf8');
+    const problems = checker.checkResponse(info, status, { statusCode: answer.statusCode, headers: out, body: text });
+    for (const problem of problems)
       schemaProblems.push(`${info.op.operationId} ${status} (${req.method} ${pathname}): ${problem}`);
-    }
+    const key = exercisedResponse(info.op.operationId, status, out['content-type'], text, problems);
+    if (key) exercised.add(key);
   });
 });
 await new Promise((ok) => recorder.listen(0, '127.0.0.1', ok));
@@ -672,6 +672,9 @@ if (values.results) {
       errors: d.errors,
     })),
   ];
-  writeFileSync(values.results, JSON.stringify({ mode: target, results }, null, 1));
+  writeFileSync(
+    values.results,
+    JSON.stringify({ mode: target, coverage: { responses: { exercised: [...exercised].sort() } }, results }, null, 1),
+  );
 }
 process.exit(failures === 0 ? 0 : 1);

@@ -258,7 +258,50 @@ async function addItems(ctx, list, count) {
   };
 }
 
+const pathNames = (op) => [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+/**
+ * Live runs: the context with every request of `op` sent to what the run made (`ctx.writePath`,
+ * the run's own site and children), for a check that finds too little in what existed before.
+ * Undefined where the run made none of `op`'s path parameters.
+ */
+function ownContext(ctx, op) {
+  const names = pathNames(op);
+  const own = ctx.writePath;
+  if (!ctx.live || !own || !names.length || names.some((n) => own[n] === undefined)) return undefined;
+  const path = Object.fromEntries(names.map((n) => [n, own[n]]));
+  return { ...ctx, request: (o, options = {}) => ctx.request(o, { ...options, path: { ...path, ...options.path } }) };
+}
+
+/**
+ * Live runs: the path of `op` on something the run made or caused, for a write no create links
+ * to. Every path parameter the run made (`ctx.writePath`), or all but the last, whose item is
+ * found in its list (the GET before it) as one about the run's own site (`site.id`, `siteId`: an
+ * alert the run's queued work raised) for which `wanted(item)` holds. Returns { path } or { reason }.
+ */
+async function ownPath(ctx, op, wanted = () => true) {
+  const own = ctx.writePath ?? {};
+  const names = pathNames(op);
+  const last = names.at(-1);
+  const lacking = names.filter((n) => own[n] === undefined);
+  const path = Object.fromEntries(names.filter((n) => own[n] !== undefined).map((n) => [n, own[n]]));
+  if (!ctx.live || !ctx.writePath || !names.length) return { reason: 'it writes to nothing the run made' };
+  if (!lacking.length) return { path };
+  const collection = op.path.slice(0, op.path.indexOf(`/{${last}}`));
+  const list = ctx.model.operations.find((o) => o.method === 'get' && o.path === collection);
+  if (lacking.length > 1 || lacking[0] !== last || !list || own.site_id === undefined)
+    return { reason: `the run made no ${lacking.join(', ')} to write to` };
+  const { items } = await readAll({ ...ctx, request: (o, options) => ctx.request(o, { ...options, path }) }, list);
+  const mine = items.find(
+    (item) => String(item?.site?.id ?? item?.siteId) === String(own.site_id) && item?.id != null && wanted(item),
+  );
+  if (!mine) return { reason: `no item of ${collection} about the run's site ${own.site_id} to write to` };
+  return { path: { ...path, [last]: mine.id } };
+}
+
 module.exports = {
+  ownContext,
+  ownPath,
   valueAt,
   itemsOf,
   fill,

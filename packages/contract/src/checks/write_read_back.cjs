@@ -7,7 +7,7 @@
  * Live runs work on a resource the run made (following the create's `links`) or set back what
  * they changed (the original values, or the stated `undo`); otherwise they skip.
  */
-const { exampleOf, jsonBodyOf, provide, valueAt, otherValue, fail, pass, skip } = require('./support.cjs');
+const { exampleOf, jsonBodyOf, ownPath, provide, valueAt, otherValue, fail, pass, skip } = require('./support.cjs');
 
 const readOp = (ctx, id) => ctx.model.operations.find((o) => o.operationId === id);
 const ok = (res) => /^2/.test(String(res.status));
@@ -17,13 +17,19 @@ async function readField(ctx, read, path, field) {
   return { res, value: res.status === 200 ? valueAt(res.json?.data, field) : undefined };
 }
 
-/** The resource to write to: one the run makes, else (sandbox, or with a way back) the spec's examples. */
-async function targetOf(ctx, op, { restorable }) {
+/**
+ * The resource to write to: one the run makes, else (live) one the run made or caused (`own`: not
+ * set back), else (sandbox, or with a way back) the spec's examples. `wanted(item)`: an item found
+ * in a list that the write would still change.
+ */
+async function targetOf(ctx, op, { restorable, wanted }) {
   if (!ctx.allowWrites) return { reason: 'changes the target; give --allow-writes to run it' };
   const made = await provide(ctx, op);
   if (made.path) return made;
+  const own = ctx.live ? await ownPath(ctx, op, wanted) : {};
+  if (own.path) return { path: own.path, own: true, cleanup: async () => undefined };
   if (!ctx.live || restorable) return { path: ctx.writePath, cleanup: async () => undefined };
-  return { reason: `${made.reason}; and the change cannot be set back` };
+  return { reason: `${made.reason}; ${own.reason}; and the change cannot be set back` };
 }
 
 async function fieldsEffect(ctx, op, effect) {
@@ -65,7 +71,7 @@ async function fieldsEffect(ctx, op, effect) {
       }
     }
     // Set back what the run did not make.
-    if (!target.created && ctx.live) {
+    if (!target.created && !target.own && ctx.live) {
       const back = { ...body };
       for (const f of chosen) back[f] = before[f];
       await ctx.send(ctx.request(op, { path, body: back }));
@@ -80,10 +86,13 @@ async function valuesEffect(ctx, op, effect) {
   const read = readOp(ctx, effect.read);
   if (!read) return skip(effect, `no operation ${effect.read} to read the effect with`);
   const undo = effect.undo && readOp(ctx, effect.undo);
-  const target = await targetOf(ctx, op, { restorable: Boolean(undo) });
+  const fields = Object.entries(effect.values ?? {});
+  const target = await targetOf(ctx, op, {
+    restorable: Boolean(undo),
+    wanted: (item) => fields.some(([f, value]) => valueAt(item, f) !== value),
+  });
   if (target.reason) return skip(effect, target.reason);
   const path = target.path;
-  const fields = Object.entries(effect.values ?? {});
   const before = {};
   try {
     for (const [f] of fields) before[f] = (await readField(ctx, read, path, f)).value;
@@ -105,7 +114,7 @@ async function valuesEffect(ctx, op, effect) {
     return pass(effect);
   } finally {
     // Set back what the run did not make: the write itself or its undo gives the value it had.
-    if (!target.created && ctx.live)
+    if (!target.created && !target.own && ctx.live)
       for (const [f, value] of fields) {
         const now = (await readField(ctx, read, path, f)).value;
         if (now === before[f] || before[f] === undefined) continue;
