@@ -222,15 +222,20 @@ function otherValue(schema = {}, current, tag = 'gate', example = undefined) {
 }
 
 /**
- * Makes `count` more items of a list through the creates whose response links to it (mu-plugins),
+ * Makes `count` more items of a list through the creates that link to it or state it lists what they create (mu-plugins; notes of the run's own site),
  * for a check that needs more than the target holds. Returns { made, cleanup }.
  */
 async function addItems(ctx, list, count) {
-  const creates = ctx.model.operations.filter((o) => (o.links ?? []).some((l) => l.operationId === list.operationId));
+  const creates = ctx.model.operations.filter(
+    (o) =>
+      (o.links ?? []).some((l) => l.operationId === list.operationId) ||
+      (o.effects ?? []).some((e) => e.kind === 'created' && e.list === list.operationId),
+  );
   const cleanups = [];
   let made = 0;
+  // A create under a path parameter only where the run's own resource is its parent (ownContext).
   if (ctx.allowWrites)
-    for (const create of creates.filter((c) => !c.path.includes('{')).slice(0, 1))
+    for (const create of creates.filter((c) => ctx.own || !c.path.includes('{')).slice(0, 1))
       for (let i = 0; i < count; i++) {
         const { req, res } = await sendCreate(ctx, create, uniqueBody(create, exampleOf(jsonBodyOf(create)) ?? {}));
         if (!/^2/.test(String(res.status))) break;
@@ -270,7 +275,11 @@ function ownContext(ctx, op) {
   const own = ctx.writePath;
   if (!ctx.live || !own || !names.length || names.some((n) => own[n] === undefined)) return undefined;
   const path = Object.fromEntries(names.map((n) => [n, own[n]]));
-  return { ...ctx, request: (o, options = {}) => ctx.request(o, { ...options, path: { ...path, ...options.path } }) };
+  return {
+    ...ctx,
+    own: true,
+    request: (o, options = {}) => ctx.request(o, { ...options, path: { ...path, ...options.path } }),
+  };
 }
 
 /**
