@@ -4,7 +4,7 @@
 // resource that existed before the run reads the same after it (the state diff).
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type CheckRun, failuresOf, liveCheck } from './live-check';
+import { type CheckRun, expectCoverage, failuresOf, liveCheck } from './live-check';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let run: CheckRun;
@@ -19,6 +19,10 @@ it('passes with no failure in any phase', () => {
   expect(run.code).toBe(0);
   for (const phase of ['examples', 'workflows', 'fuzz', 'state'])
     expect(run.summary.phases[phase]?.passed).toBeGreaterThan(0);
+});
+
+it('exercises at least 90% of the documented responses and of the behaviour statements', () => {
+  expectCoverage(run);
 });
 
 it('leaves every pre-existing resource as it was (state diff)', () => {

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { contractPackage } from './gate';
 
 export interface Case {
@@ -20,7 +21,15 @@ export interface Case {
 export interface CheckRun {
   code: number;
   output: string;
-  summary: { failed: number; passed: number; phases: Record<string, { passed: number; failed: number }> };
+  summary: {
+    failed: number;
+    passed: number;
+    phases: Record<string, { passed: number; failed: number }>;
+    coverage?: {
+      responses?: { documented: number; exercised: number; percent: number; byPhase: Record<string, number> };
+      fuzz?: { statements: { statements: number; exercised: number; percent: number } };
+    };
+  };
   cases: Case[];
 }
 
@@ -72,3 +81,31 @@ export const failuresOf = (run: CheckRun) =>
     .filter((c) => c.outcome === 'failed')
     .map((c) => `${c.phase} ${c.name}: ${(c.failures ?? []).map((f) => f.message).join('; ')}`)
     .join('\n');
+
+/**
+ * The issue's floor for a live `check`: at least 90% of the documented responses exercised by all
+ * phases together, and of the behaviour statements; the statements the run can reach only on what
+ * it made or caused (an alert of its own site, the git connection it made, the deploy history of
+ * two deploys) were checked, not skipped.
+ */
+export function expectCoverage(run: CheckRun) {
+  const { responses, fuzz } = run.summary.coverage ?? {};
+  expect(responses?.percent, JSON.stringify(responses)).toBeGreaterThanOrEqual(90);
+  expect(responses?.byPhase.fuzz, 'the fuzz phase adds the 4xx it provoked and checked').toBeGreaterThan(0);
+  expect(fuzz?.statements.percent, JSON.stringify(fuzz)).toBeGreaterThanOrEqual(90);
+  expect(run.output).toMatch(/Coverage: documented responses \d+(\.\d)?% \(\d+ of \d+: examples \d+, workflows \+\d+, fuzz \+\d+\)/);
+  const outcome = (name: RegExp) =>
+    run.cases
+      .filter((c) => c.phase === 'fuzz' && name.test(c.name))
+      .map((c) => c.outcome)
+      .join();
+  for (const name of [
+    /^write_read_back markAlertRead /,
+    /^write_read_back dismissAlert /,
+    /^write_read_back connectSiteGitRepository /,
+    /^write_read_back updateSiteGitConfiguration /,
+    /^list_order listSiteGitDeployHistory /,
+    /^paging_consistency listSiteGitDeployHistory /,
+  ])
+    expect(outcome(name), String(name)).toBe('passed');
+}
