@@ -93,7 +93,9 @@ export function expectCoverage(run: CheckRun) {
   expect(responses?.percent, JSON.stringify(responses)).toBeGreaterThanOrEqual(90);
   expect(responses?.byPhase.fuzz, 'the fuzz phase adds the 4xx it provoked and checked').toBeGreaterThan(0);
   expect(fuzz?.statements.percent, JSON.stringify(fuzz)).toBeGreaterThanOrEqual(90);
-  expect(run.output).toMatch(/Coverage: documented responses \d+(\.\d)?% \(\d+ of \d+: examples \d+, workflows \+\d+, fuzz \+\d+\)/);
+  expect(run.output).toMatch(
+    /Coverage: documented responses \d+(\.\d)?% \(\d+ of \d+: examples \d+, workflows \+\d+, fuzz \+\d+\)/,
+  );
   const outcome = (name: RegExp) =>
     run.cases
       .filter((c) => c.phase === 'fuzz' && name.test(c.name))
