@@ -538,7 +538,8 @@ async function run(phases, options) {
   if (ofRun && documented) {
     coverage.responses = responseCoverage(documented, exercisedBy);
     const floor = options.minCoverage ?? DEFAULT_MIN_COVERAGE;
-    if (coverage.responses.percent < floor)
+    const selected = selectChecks({ checks: options.checks, exclude: options.excludeChecks });
+    if (selected.has('response_coverage') && coverage.responses.percent < floor)
       cases.push({
         phase: 'examples',
         name: 'coverage',
