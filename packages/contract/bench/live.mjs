@@ -66,4 +66,11 @@ for (const speed of speeds.length ? speeds : [60, 1]) {
     `${'check'.padEnd(12)} ${''.padStart(5)}   ${wall.toFixed(1).padStart(7)}   (whole command${speed === 60 ? ', target ≤ 60 s' : ''})`,
   );
   if (waits) console.log(`state waits (examples phase): ${waits[1]}, ${waits[2]} s`);
+  const { responses, fuzz } = report.coverage ?? {};
+  if (responses)
+    console.log(
+      `coverage: documented responses ${responses.percent}% (${Object.entries(responses.byPhase)
+        .map(([p, n]) => `${p} ${n}`)
+        .join(', ')}); behaviour statements ${fuzz?.statements.percent}%`,
+    );
 }
