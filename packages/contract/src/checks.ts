@@ -2,6 +2,8 @@
 // it runs, and whether it runs by default. `--checks` / `--exclude-checks` select them by name; the
 // phases read the selection from CONTRACT_CHECKS / CONTRACT_EXCLUDE_CHECKS. A problem found by a
 // check carries its name into every report.
+import { STATEMENT_CHECKS } from './checks/index';
+
 const CHECKS = [
   {
     name: 'status_code_conformance',
@@ -79,7 +81,7 @@ const CHECKS = [
     doc: 'Search and list results satisfy the filters and paging asked for: every item matches, perPage holds, totalItems and lastPage agree across pages.',
   },
   // The checks derived from the spec's behaviour statements (src/checks/, one file each).
-  ...require('./checks/index.cjs').STATEMENT_CHECKS.map((c) => ({ name: c.name, phases: ['fuzz'], doc: c.doc })),
+  ...STATEMENT_CHECKS.map((c) => ({ name: c.name, phases: ['fuzz'], doc: c.doc })),
   {
     name: 'state_unchanged',
     phases: ['examples'],
@@ -145,4 +147,4 @@ function checkOfProblem(problem) {
   return 'response_schema_conformance';
 }
 
-module.exports = { CHECKS, NAMES, selectChecks, checksFromEnv, checkOfProblem };
+export { CHECKS, NAMES, selectChecks, checksFromEnv, checkOfProblem };

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { resolveTarget } from '@hosting-api/openapi/target';
 
 const require = createRequire(import.meta.url);
-const { cappedFetch } = require('./http-cap.cjs');
+import { cappedFetch } from './http-cap';
 
 /** --request-timeout's default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

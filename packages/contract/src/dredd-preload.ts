@@ -12,10 +12,9 @@
 //   trickles or sends an endless body hung the gate or took its memory. Each request goes through
 //   http-cap.cjs: CONTRACT_REQUEST_TIMEOUT ms for the whole answer (wall clock), at most
 //   CONTRACT_MAX_RESPONSE_BYTES read, and a request that fails is reported in one line.
-'use strict';
-const Module = require('node:module');
-const { sep } = require('node:path');
-const { cappedFetch } = require('./http-cap.cjs');
+import Module from 'node:module';
+import { sep } from 'node:path';
+import { cappedFetch } from './http-cap';
 
 const addHooks = `${sep}dredd${sep}build${sep}addHooks.js`;
 const transactionRunner = `${sep}dredd${sep}build${sep}TransactionRunner.js`;

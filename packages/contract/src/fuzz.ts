@@ -16,15 +16,15 @@ import {
   specFile,
   startGateSandbox,
   TOKEN_REFRESH_MS,
-} from './cli.mjs';
-import { bodyMutations, breaking, valid } from './generate.mjs';
+} from './cli';
+import { bodyMutations, breaking, valid } from './generate';
 
 const require = createRequire(import.meta.url);
-const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
-const { changesEveryItem } = require('./live-plan.cjs');
-const { cappedFetch } = require('./http-cap.cjs');
-const { createChecker, READ_VERBS } = require('./spec-check.cjs');
-const { STATEMENT_CHECKS, statementCoverage } = require('./checks/index.cjs');
+import { checksFromEnv, checkOfProblem } from './checks';
+import { changesEveryItem } from './live-plan';
+import { cappedFetch } from './http-cap';
+import { createChecker, READ_VERBS } from './spec-check';
+import { STATEMENT_CHECKS, statementCoverage } from './checks/index';
 
 const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 

@@ -9,12 +9,13 @@
 //   - validate every response body against the OpenAPI 3.1 schema with JSON Schema 2020-12 (Ajv),
 //     replacing Dredd's own body check, which compares only the keys of the first example.
 // Configuration comes from the environment that src/run.mjs sets (see README).
-const hooks = require('hooks');
-const { readFileSync, writeFileSync } = require('node:fs');
-const { createChecker, READ_VERBS } = require('./spec-check.cjs');
-const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
-const { cappedFetch, MAX_RESPONSE_BYTES } = require('./http-cap.cjs');
-const { createPlan } = require('./live-plan.cjs');
+import hooks from 'hooks';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { createChecker, READ_VERBS } from './spec-check';
+import { checksFromEnv, checkOfProblem } from './checks';
+import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
+import { createPlan } from './live-plan';
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -55,7 +56,7 @@ let checker;
 let requestToken; // cli.mjs obtainToken
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
-  ({ obtainToken: requestToken } = await import('./cli.mjs'));
+  ({ obtainToken: requestToken } = await import('./cli'));
   const model = await loadModel(env.CONTRACT_SPEC_JSON);
   specModel = model;
   checker = await createChecker(model);
@@ -567,7 +568,7 @@ async function downloadProblems(transaction, mediaType) {
         `download: application/gzip, but the body does not start with the gzip magic bytes 1f 8b (${bytes.subarray(0, 4).toString('hex') || 'empty'})`,
       ];
     try {
-      require('node:zlib').gunzipSync(bytes);
+      gunzipSync(bytes);
     } catch (error) {
       return [`download: application/gzip, but the body is not a complete gzip stream (${error.message})`];
     }

@@ -7,9 +7,8 @@
 //   - no redirect followed (a redirect is an answer to check, not a place to go).
 // node:http, not fetch: a GET may carry a body (the spec documents some), and no agent pools a
 // connection that a hostile answer left half-read.
-'use strict';
-const http = require('node:http');
-const https = require('node:https');
+import http from 'node:http';
+import https from 'node:https';
 
 /** The largest answer the gate reads, in bytes (CONTRACT_MAX_RESPONSE_BYTES). */
 const MAX_RESPONSE_BYTES = Number(process.env.CONTRACT_MAX_RESPONSE_BYTES) || 8 * 1024 * 1024;
@@ -79,4 +78,4 @@ function cappedFetch(url, init = {}, { deadline, maxBytes = MAX_RESPONSE_BYTES }
   });
 }
 
-module.exports = { cappedFetch, CappedError, MAX_RESPONSE_BYTES };
+export { cappedFetch, CappedError, MAX_RESPONSE_BYTES };

@@ -15,7 +15,6 @@
 //     compared (the state diff): any change is a failure that says what changed.
 // State waits poll with backoff within one budget (CONTRACT_WAIT_BUDGET ms, default 180000), reported;
 // with CONTRACT_CONTROL_URL (the sandbox's control routes) the clock is moved on between polls.
-'use strict';
 
 /** Sites of their own for the writes that need a site in a given state (the state table, part 3). */
 const OWN_SITE = {
@@ -624,4 +623,4 @@ function createPlan({
 /** Whether an operation changes every item of a list (those that existed before the run too). */
 const changesEveryItem = (operationId) => operationId in ALL_ITEMS;
 
-module.exports = { createPlan, itemsOf, changesEveryItem };
+export { createPlan, itemsOf, changesEveryItem };

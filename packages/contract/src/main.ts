@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { resolveTarget } from '@hosting-api/openapi/target';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
-import { cappedFetch } from './http-cap.cjs';
-import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
+import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli';
+import { cappedFetch } from './http-cap';
+import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report';
 
 const require = createRequire(import.meta.url);
-const { CHECKS, checkOfProblem, selectChecks } = require('./checks.cjs');
-const { createPlan } = require('./live-plan.cjs');
+import { CHECKS, checkOfProblem, selectChecks } from './checks';
+import { createPlan } from './live-plan';
 const here = import.meta.dirname;
 const { version } = require('../package.json');
 
@@ -455,10 +455,10 @@ async function run(phases, options) {
       continue;
     }
     const args = {
-      examples: ['run.mjs', [flag]],
-      workflows: ['workflows.mjs', [flag, ...(options.workflow ? ['--workflow', options.workflow] : [])]],
+      examples: ['run.js', [flag]],
+      workflows: ['workflows.js', [flag, ...(options.workflow ? ['--workflow', options.workflow] : [])]],
       fuzz: [
-        'fuzz.mjs',
+        'fuzz.js',
         [
           flag,
           ...(options.seed !== undefined ? ['--seed', String(options.seed)] : []),

@@ -15,7 +15,7 @@ import {
   requireLiveVars,
   specFile,
   startGateSandbox,
-} from './cli.mjs';
+} from './cli';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));

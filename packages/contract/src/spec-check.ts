@@ -73,4 +73,4 @@ async function createChecker(model) {
 /** Operations that only read, by their operationId, although some are POSTs (searches, validation, metric queries). */
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
-module.exports = { createChecker, READ_VERBS };
+export { createChecker, READ_VERBS };

@@ -18,7 +18,7 @@ import {
   specFile,
   startGateSandbox,
   TOKEN_REFRESH_MS,
-} from './cli.mjs';
+} from './cli';
 
 const require = createRequire(import.meta.url);
 
@@ -67,9 +67,9 @@ try {
 const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
-const { createChecker, READ_VERBS } = require('./spec-check.cjs');
-const { checkOfProblem } = require('./checks.cjs');
-const { cappedFetch } = require('./http-cap.cjs');
+import { createChecker, READ_VERBS } from './spec-check';
+import { checkOfProblem } from './checks';
+import { cappedFetch } from './http-cap';
 const checker = await createChecker(model);
 
 // ---- the workflows -------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * fields sent (`fields`), and is in its list (`list`, every page), or, without an id in the
  * answer, the list holds an item with the `match` fields sent. The run deletes what it made.
  */
-const {
+import {
   exampleOf,
   jsonBodyOf,
   evaluate,
@@ -17,7 +17,7 @@ const {
   fail,
   pass,
   skip,
-} = require('./support.cjs');
+} from './support';
 
 const opById = (ctx, id) => ctx.model.operations.find((o) => o.operationId === id);
 const loose = (v) =>
@@ -122,7 +122,7 @@ async function checkCreated(ctx, op, effect) {
   }
 }
 
-module.exports = {
+export default {
   name: 'create_listed',
   kinds: ['created'],
   doc: 'After a create (x-effects created), the new resource is readable through the linked read, reads back what was sent, and is in its list; the run deletes it afterwards.',
@@ -132,4 +132,4 @@ module.exports = {
       cases.push(await checkCreated(ctx, op, effect));
     return cases;
   },
-};
+} satisfies StatementCheck;

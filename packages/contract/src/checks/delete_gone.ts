@@ -4,7 +4,7 @@
  * response links to the delete, or (no such link) a create on the list's path whose new item is
  * told by comparing the list before and after.
  */
-const {
+import {
   exampleOf,
   jsonBodyOf,
   keyOf,
@@ -15,7 +15,7 @@ const {
   fail,
   pass,
   skip,
-} = require('./support.cjs');
+} from './support';
 
 const opById = (ctx, id) => ctx.model.operations.find((o) => o.operationId === id);
 
@@ -84,7 +84,7 @@ async function checkDeleted(ctx, op, effect) {
   return pass(effect);
 }
 
-module.exports = {
+export default {
   name: 'delete_gone',
   kinds: ['deleted'],
   doc: 'After a delete (x-effects deleted) of something the run made, the read answers 404 and the list no longer holds it.',
@@ -94,4 +94,4 @@ module.exports = {
       cases.push(await checkDeleted(ctx, op, effect));
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -2,16 +2,26 @@
 // "Behaviour statements"): one file per check, each { name, kinds (the statement kinds it reads),
 // doc, run(ctx, op) → cases }. checks.cjs lists them with the other checks; the fuzz phase runs
 // them on every operation that has their statements.
+import list_filters from './list_filters';
+import list_search from './list_search';
+import list_order from './list_order';
+import paging_consistency from './paging_consistency';
+import write_read_back from './write_read_back';
+import create_listed from './create_listed';
+import delete_gone from './delete_gone';
+import value_units from './value_units';
+import token_credentials from './token_credentials';
+
 const STATEMENT_CHECKS = [
-  require('./list_filters.cjs'),
-  require('./list_search.cjs'),
-  require('./list_order.cjs'),
-  require('./paging_consistency.cjs'),
-  require('./write_read_back.cjs'),
-  require('./create_listed.cjs'),
-  require('./delete_gone.cjs'),
-  require('./value_units.cjs'),
-  require('./token_credentials.cjs'),
+  list_filters,
+  list_search,
+  list_order,
+  paging_consistency,
+  write_read_back,
+  create_listed,
+  delete_gone,
+  value_units,
+  token_credentials,
 ];
 
 /** Statements no check can exercise by their nature: silent ones and queued effects. */
@@ -37,4 +47,4 @@ function statementCoverage(statements, cases) {
   return { statements: total, exercised: done, percent: total ? Math.round((1000 * done) / total) / 10 : 100, byKind };
 }
 
-module.exports = { STATEMENT_CHECKS, statementCoverage, unexercisable };
+export { STATEMENT_CHECKS, statementCoverage, unexercisable };

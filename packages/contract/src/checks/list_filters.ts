@@ -6,7 +6,7 @@
  * A fixed-value filter (`value`) holds for each item, and with `default: true` without the
  * parameter too; `all` values give the unfiltered list; `otherValues: empty` gives no item.
  */
-const { fill, keyOf, matches, readAll, valueAt, fail, pass, skip } = require('./support.cjs');
+import { fill, keyOf, matches, readAll, valueAt, fail, pass, skip } from './support';
 
 /** A value to filter by: one that some but not all items have, a part of it for `contains`. */
 function pickValue(items, field, operator) {
@@ -113,7 +113,7 @@ async function checkFilter(ctx, op, statement) {
   return pass(statement);
 }
 
-module.exports = {
+export default {
   name: 'list_filters',
   kinds: ['filter'],
   doc: 'Every filter a list states in x-list.filters (field, operator, parameter) does what it says: every item answered matches, every matching item is answered, totalItems counts the filtered items; "all" and other values as stated.',
@@ -122,4 +122,4 @@ module.exports = {
     for (const statement of op.list?.filters ?? []) cases.push(await checkFilter(ctx, op, statement));
     return cases;
   },
-};
+} satisfies StatementCheck;

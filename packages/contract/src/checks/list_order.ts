@@ -3,7 +3,7 @@
  * first; "favorites first", "newest first"), across every page. An order whose items carry no
  * field for it (restores "newest first") cannot be observed and is skipped.
  */
-const { readAll, valueAt, fail, pass, skip } = require('./support.cjs');
+import { readAll, valueAt, fail, pass, skip } from './support';
 
 /** -1, 0 or 1: `a` before, with or after `b` by one key. */
 function compare(a, b) {
@@ -22,7 +22,7 @@ function compare(a, b) {
   return String(a).localeCompare(String(b));
 }
 
-module.exports = {
+export default {
   name: 'list_order',
   kinds: ['order'],
   doc: 'A list answers in the order stated in x-list.order (favorites first, newest first), across every page.',
@@ -72,4 +72,4 @@ module.exports = {
     }
     return cases;
   },
-};
+} satisfies StatementCheck;

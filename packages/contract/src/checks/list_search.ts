@@ -3,7 +3,7 @@
  * from an item's first search field; every item answered holds it in one of the fields (case
  * aside), and every item of the unsearched list that holds it exactly is answered.
  */
-const { fill, keyOf, readAll, valueAt, fail, pass, skip } = require('./support.cjs');
+import { fill, keyOf, readAll, valueAt, fail, pass, skip } from './support';
 
 const texts = (item, fields) => fields.map((f) => valueAt(item, f)).filter((v) => typeof v === 'string');
 
@@ -47,11 +47,11 @@ async function checkSearch(ctx, op, statement) {
   return pass(statement);
 }
 
-module.exports = {
+export default {
   name: 'list_search',
   kinds: ['search'],
   doc: 'A list search stated in x-list.search finds exactly the items that hold the text in one of its fields.',
   async run(ctx, op) {
     return op.list?.search ? [await checkSearch(ctx, op, op.list.search)] : [];
   },
-};
+} satisfies StatementCheck;

@@ -4,7 +4,7 @@
  * `perPage` agree with it. Where stated: paging only when asked (`optIn`), the default page size,
  * the maximum, and a larger size applied as the maximum (`overMaximum: clamp`), not refused.
  */
-const { addItems, itemsOf, keyOf, optInOf, withPaging, fail, pass, skip } = require('./support.cjs');
+import { addItems, itemsOf, keyOf, optInOf, withPaging, fail, pass, skip } from './support';
 
 async function walk(ctx, op, statement, size) {
   const seen = [];
@@ -117,11 +117,11 @@ async function checkWalked(ctx, op, statement, walked) {
   return problems.length ? fail(statement, problems[0], { request }) : pass(statement);
 }
 
-module.exports = {
+export default {
   name: 'paging_consistency',
   kinds: ['paging'],
   doc: 'Walking a paged list page by page: no repeats, the pages hold totalItems items, lastPage/nextPage/perPage agree; stated defaults, maxima, clamps and opt-in paging hold.',
   async run(ctx, op) {
     return op.list?.paging ? [await checkPaging(ctx, op, op.list.paging)] : [];
   },
-};
+} satisfies StatementCheck;

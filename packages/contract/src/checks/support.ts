@@ -258,7 +258,7 @@ async function addItems(ctx, list, count) {
   };
 }
 
-module.exports = {
+export {
   valueAt,
   itemsOf,
   fill,

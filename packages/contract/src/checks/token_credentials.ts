@@ -4,7 +4,7 @@
  * token (kind `revoked`) cannot make requests: a read with it answers 401. The requests shown keep
  * the real secret as $CONTRACT_CLIENT_SECRET and show the wrong ones as sent.
  */
-const { fail, pass, skip } = require('./support.cjs');
+import { fail, pass, skip } from './support';
 
 function formRequest(ctx, op, fields) {
   const url = new URL(op.path.replace(/^\//, ''), `${ctx.authUrl.replace(/\/$/, '')}/`);
@@ -90,7 +90,7 @@ async function revoked(ctx, op, statement) {
   return pass(statement);
 }
 
-module.exports = {
+export default {
   name: 'token_credentials',
   kinds: ['credentials', 'revoked'],
   doc: 'The token operation refuses a wrong client secret and an unknown client id (no token), and a revoked token cannot make requests.',
@@ -102,4 +102,4 @@ module.exports = {
     }
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -6,7 +6,7 @@
  * the statement that applies to it. GiB values have nothing to compare with in one answer and
  * are reported as not observable.
  */
-const { fail, pass, skip } = require('./support.cjs');
+import { fail, pass, skip } from './support';
 
 const RULES = {
   'epoch-seconds': (v) =>
@@ -89,7 +89,7 @@ function answerSchema(op) {
   return media?.schema;
 }
 
-module.exports = {
+export default {
   name: 'value_units',
   kinds: ['unit'],
   doc: 'Values are in the stated units and clocks (x-unit, x-units): epoch seconds not milliseconds, durations in seconds, date-times UTC with milliseconds.',
@@ -144,4 +144,4 @@ module.exports = {
     }
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -7,7 +7,7 @@
  * Live runs work on a resource the run made (following the create's `links`) or set back what
  * they changed (the original values, or the stated `undo`); otherwise they skip.
  */
-const { exampleOf, jsonBodyOf, provide, valueAt, otherValue, fail, pass, skip } = require('./support.cjs');
+import { exampleOf, jsonBodyOf, provide, valueAt, otherValue, fail, pass, skip } from './support';
 
 const readOp = (ctx, id) => ctx.model.operations.find((o) => o.operationId === id);
 const ok = (res) => /^2/.test(String(res.status));
@@ -180,7 +180,7 @@ async function toggleEffect(ctx, op, effect) {
   }
 }
 
-module.exports = {
+export default {
   name: 'write_read_back',
   kinds: ['updated', 'set', 'toggle'],
   doc: "A write's stated effect (x-effects updated, set, toggle) is what its read shows afterwards: fields read back equal, a set stays set when repeated, a toggle flips and flips back.",
@@ -194,4 +194,4 @@ module.exports = {
     }
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -1,0 +1,79 @@
+// Types the gate's modules share: the spec model's (@hosting-api/openapi/model), the requests a
+// phase sends and the answers it reads, and the statement checks' context and cases.
+import type { Json, Operation, SpecModel, Statement } from '@hosting-api/openapi/model';
+
+export type { Json, Operation, SpecModel, Statement };
+
+/** A request as the phases build it: method, URL, headers and the body's text. */
+export interface Req {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}
+
+/** The paging block of a list's answer. */
+export interface PageBlock {
+  page?: number;
+  perPage?: number;
+  totalItems?: number;
+  lastPage?: number;
+  nextPage?: number | string | null;
+  [field: string]: unknown;
+}
+
+/** A JSON answer: the API's envelope; `data` is spec-shaped JSON, read as the spec model reads it. */
+export interface Envelope {
+  data?: Json;
+  page?: PageBlock;
+  errors?: string[];
+  message?: string;
+  [field: string]: unknown;
+}
+
+/** An answer: status, headers, its text and (when it parsed) its JSON. */
+export interface Res {
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+  json?: Envelope | undefined;
+  ms?: number;
+}
+
+/** What a statement check may ask of the phase that runs it. */
+export interface RequestParts {
+  path?: Record<string, unknown> | undefined;
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+  auth?: string | undefined;
+}
+export interface CheckContext {
+  model: SpecModel;
+  live: boolean;
+  allowWrites: boolean;
+  request(op: Operation, parts?: RequestParts): Req;
+  send(req: Req): Promise<Res>;
+  reset(): Promise<void>;
+  authUrl: string;
+  client: { id: string | undefined; secret: string | undefined };
+}
+
+/** A case of a statement check: its outcome and, for a failure, what was sent and seen. */
+export interface Case {
+  statement: Statement;
+  outcome: 'pass' | 'fail' | 'skip';
+  message?: string;
+  reason?: string;
+  request?: Req | undefined;
+  expected?: string;
+  actual?: string;
+  [field: string]: unknown;
+}
+
+/** One check of the registry in checks/ (one file each). */
+export interface StatementCheck {
+  name: string;
+  kinds: string[];
+  doc: string;
+  run(ctx: CheckContext, op: Operation): Promise<Case[]>;
+}
