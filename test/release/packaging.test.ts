@@ -25,7 +25,7 @@ const PUBLISHED = [
   '@hosting-api/schemas',
 ];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
-/** Command-line packages with no library entry: their code is in src/, their README examples are shell. */
+/** Command-line packages with no library entry: their code is in dist/ (no declarations), their README examples are shell. */
 const COMMANDS_ONLY = ['@hosting-api/contract'];
 /**
  * Modules a package's code names without declaring them: Dredd hands the gate's hook files `hooks`;
@@ -138,7 +138,7 @@ describeInstalled('packaging: the published packages installed from their tarbal
     expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
     expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
     expect(pkg.engines).toEqual({ node: ENGINES_NODE });
-    expect(pkg.files, 'files').toEqual(expect.arrayContaining([COMMANDS_ONLY.includes(name) ? 'src' : 'dist']));
+    expect(pkg.files, 'files').toEqual(expect.arrayContaining(['dist']));
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
       for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
         expect(range, `${field}.${dep}`).not.toMatch(/^workspace:/);
@@ -202,7 +202,7 @@ describeInstalled('packaging: the published packages installed from their tarbal
       ...(PROVIDED[name] ?? []),
       ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
     ]);
-    const dist = join(installed(name), COMMANDS_ONLY.includes(name) ? 'src' : 'dist');
+    const dist = join(installed(name), 'dist');
     const files = builtFiles(dist);
     if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
     for (const file of files)

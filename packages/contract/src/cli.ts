@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // The command-line side shared by the phase scripts (run.mjs, workflows.mjs, fuzz.mjs): option
 // parsing, usage errors (exit 2 with one line), the spec file, and the variables a live target needs.
 import { existsSync } from 'node:fs';
@@ -7,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { resolveTarget } from '@hosting-api/openapi/target';
 
 const require = createRequire(import.meta.url);
+
 import { cappedFetch } from './http-cap';
+import type { Operation } from './types';
 
 /** --request-timeout's default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -34,8 +37,8 @@ const LIVE_VARS = {
  * line. Started by hosting-api-contract, a phase speaks as it (CONTRACT_COMMAND), so the line names
  * the command the user ran.
  */
-export function parseCommandLine(name, help, options) {
-  const usage = (message) => {
+export function parseCommandLine(name: string, help: string, options) {
+  const usage = (message: string) => {
     process.stderr.write(`${process.env.CONTRACT_COMMAND ?? name}: ${message}\n(add --help for the options)\n`);
     process.exit(2);
   };
@@ -53,7 +56,7 @@ export function parseCommandLine(name, help, options) {
 }
 
 /** The spec the gate checks against: HOSTING_API_SPEC, else the bundle of @hosting-api/openapi (`ext`: json or yaml). */
-export function specFile(usage, ext = 'json') {
+export function specFile(usage: string, ext = 'json') {
   let file;
   try {
     file = process.env.HOSTING_API_SPEC
@@ -67,7 +70,7 @@ export function specFile(usage, ext = 'json') {
 }
 
 /** Exits 2 naming each live-target variable that is not set (`command` and `writes` say who and what). */
-export function requireLiveVars(command, writes) {
+export function requireLiveVars(command: string, writes: boolean) {
   // CONTRACT_AUTH_URL defaults to the base URL without /v1 (@hosting-api/openapi/target).
   if (process.env.CONTRACT_BASE_URL && !process.env.CONTRACT_AUTH_URL)
     try {
@@ -91,7 +94,7 @@ export function requireLiveVars(command, writes) {
  * stays in its in-between state, runs are repeatable) and the response self-check on; its first
  * client's credentials become CONTRACT_CLIENT_ID / CONTRACT_CLIENT_SECRET. `options` add to these.
  */
-export async function startGateSandbox(usage, options = {}) {
+export async function startGateSandbox(usage: string, options = {}) {
   let startSandbox;
   try {
     ({ startSandbox } = await import('@hosting-api/sandbox'));
@@ -116,11 +119,11 @@ export async function startGateSandbox(usage, options = {}) {
  * `client`'s credentials (default: the run's). With `checker` (spec-check.cjs) the response is also
  * checked against the spec. Anything else throws "could not obtain a token from POST <url>: <why>".
  */
-export async function obtainToken(authUrl, op, { checker, client } = {}) {
+export async function obtainToken(authUrl: string, op: Operation, { checker, client } = {}) {
   const base = String(authUrl);
   const url = new URL(op.path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
   const where = `${op.method.toUpperCase()} ${url}`;
-  const fail = (why) => new Error(`could not obtain a token from ${where}: ${why}`);
+  const fail = (why: string) => new Error(`could not obtain a token from ${where}: ${why}`);
   const { CONTRACT_CLIENT_ID: client_id, CONTRACT_CLIENT_SECRET: client_secret } = process.env;
   let res;
   try {

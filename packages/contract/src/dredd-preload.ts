@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // Preloaded into the Dredd process (`node --require`, by run.mjs) to make it do less and say no
 // secret. Dredd is pinned (14.1.0), and only modules that its own files require are wrapped.
 // - Dredd's addHooks deep-clones its whole configuration for the hooks' `configuration`, the parsed
@@ -15,6 +16,7 @@
 import Module from 'node:module';
 import { sep } from 'node:path';
 import { cappedFetch } from './http-cap';
+import type { Req } from './types';
 
 const addHooks = `${sep}dredd${sep}build${sep}addHooks.js`;
 const transactionRunner = `${sep}dredd${sep}build${sep}TransactionRunner.js`;
@@ -37,7 +39,7 @@ Module._load = function loadDreddLighter(request, parent, ...rest) {
     // it comes (its timeout is an idle timeout): an endless or trickling body held the gate for
     // ever and past 2 GiB. The request goes through http-cap.cjs instead: a wall-clock deadline
     // for the whole answer, a cap on its size, no redirect followed.
-    loaded.default = (uri, req, _options, callback) => {
+    loaded.default = (uri: string, req: Req, _options, callback) => {
       const headers = Object.fromEntries(
         Object.entries(req.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'content-length'),
       );
@@ -96,7 +98,7 @@ const maskBody = (body) =>
         .replace(/\b((?:client_secret|access_token|refresh_token|token)=)[^&\s]*/g, '$1***')
         .replace(/("(?:client_secret|access_token|refresh_token|token)"\s*:\s*)"[^"]*"/g, '$1"***"');
 
-function withoutSecrets(test) {
+function withoutSecrets(test: string) {
   const request = test?.request;
   const actual = test?.actual;
   const headers = Object.fromEntries(

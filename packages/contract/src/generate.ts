@@ -1,10 +1,12 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // Inputs for the fuzz phase, as fast-check arbitraries over the spec's (dereferenced) schemas:
 // valid values of a schema (positive_data_acceptance), and mutations that break exactly one thing
 // a schema declares (negative_data_rejection). fast-check shrinks a failing input towards the
 // simplest one of its arbitrary: the smallest value above a maximum, the empty string, …
 import fc from 'fast-check';
+import type { Json } from './types';
 
-const types = (schema) => (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
+const types = (schema: Json) => (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
 
 const FORMATS = {
   email: () => fc.emailAddress(),
@@ -58,7 +60,7 @@ export function valid(schema = {}) {
 }
 
 /** Arbitrary values of another JSON type than any `schema` allows. */
-function wrongType(schema) {
+function wrongType(schema: Json) {
   const allowed = types(schema);
   if (allowed.length === 0 && !schema.properties) return undefined;
   const kinds = [
@@ -124,7 +126,7 @@ export function breaking(schema = {}, name = 'value') {
  * a required one left out, an unknown one added where the schema closes the object, or a body of
  * the wrong type. Each is `{what, apply(body) → new body}`.
  */
-export function bodyMutations(schema) {
+export function bodyMutations(schema: Json) {
   const out = [];
   const props = schema.properties ?? {};
   for (const [key, propSchema] of Object.entries(props)) {
@@ -149,7 +151,7 @@ export function bodyMutations(schema) {
   return out;
 }
 
-function omit(object, key) {
+function omit(object, key: string) {
   const { [key]: _dropped, ...rest } = object ?? {};
   return rest;
 }

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // Every request the gate sends to a target goes through here (or through the same limits in
 // dredd-preload.cjs): a target is not trusted to end its answers. Each request has
 //   - a wall-clock deadline for the whole exchange, headers and body (a trickle of one byte a
@@ -22,7 +23,7 @@ class CappedError extends Error {}
  * message says what went wrong in one line ("no complete answer within 5000 ms", "the answer is
  * over 8388608 bytes", the connection error).
  */
-function cappedFetch(url, init = {}, { deadline, maxBytes = MAX_RESPONSE_BYTES } = {}) {
+function cappedFetch(url: string, init = {}, { deadline, maxBytes = MAX_RESPONSE_BYTES } = {}) {
   const target = new URL(String(url));
   const client = target.protocol === 'https:' ? https : http;
   let body = init.body;
@@ -34,7 +35,7 @@ function cappedFetch(url, init = {}, { deadline, maxBytes = MAX_RESPONSE_BYTES }
   return new Promise((resolve, reject) => {
     let size = 0;
     let settled = false;
-    const fail = (message) => {
+    const fail = (message: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -78,4 +79,4 @@ function cappedFetch(url, init = {}, { deadline, maxBytes = MAX_RESPONSE_BYTES }
   });
 }
 
-export { cappedFetch, CappedError, MAX_RESPONSE_BYTES };
+export { CappedError, cappedFetch, MAX_RESPONSE_BYTES };

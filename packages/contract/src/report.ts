@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // The gate's reports: one list of cases from every phase, written as JUnit XML (one testsuite per
 // phase, one testcase per transaction, workflow or generated case), as JSON, and under GitHub
 // Actions as ::error annotations at the operation's place in the spec and a step summary table.
@@ -31,7 +32,7 @@ export function curlOf(request) {
 }
 
 /** How to get $TOKEN for the reproducers. */
-export const tokenLine = (authUrl) =>
+export const tokenLine = (authUrl: string) =>
   `TOKEN=$(curl -sS -X POST ${q(`${authUrl.replace(/\/$/, '')}/auth/token`)} -d grant_type=client_credentials -d "client_id=$CONTRACT_CLIENT_ID" -d "client_secret=$CONTRACT_CLIENT_SECRET" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`;
 
 const line = (c) => {
@@ -44,7 +45,7 @@ const line = (c) => {
   return `[${f?.check ?? c.check}]${where}${ea}: ${f?.message ?? c.errors?.[0] ?? ''}`;
 };
 
-export function writeJunit(file, phases, cases) {
+export function writeJunit(file: string, phases, cases) {
   const builder = junit.newBuilder();
   const reasons = [];
   for (const phase of phases) {
@@ -89,7 +90,7 @@ const RESPONSE_CHECKS = [
   'response_schema_conformance',
 ];
 
-export function writeJson(file, summary, cases) {
+export function writeJson(file: string, summary, cases) {
   const checks = cases.map((c) => ({
     phase: c.phase,
     // Every case carries a check: a transaction that passed ran the response checks, the schema last.
@@ -112,7 +113,7 @@ export function writeJson(file, summary, cases) {
 }
 
 /** The spec file and line of an operation: spec/paths/<file> in this repository, else the bundled spec. */
-function placeOf(operation, bundledYaml) {
+function placeOf(operation, bundledYaml: string) {
   const candidates = [];
   const local = resolve('spec/paths', `${operation.path.slice(1).replaceAll('/', '_')}.yaml`);
   if (existsSync(local)) candidates.push([local, new RegExp(`^${operation.method}:`)]);

@@ -1,9 +1,12 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // The spec side of the contract gate, shared by the Dredd hooks (hooks.cjs) and the workflow
 // runner (workflows.mjs): the operations indexed by method + path template, the expected status of
 // an answer, and the spec package's shared check (@hosting-api/openapi/check) of responses and
 // webhook deliveries.
 /** The checker over the spec model (`await loadModel()` of @hosting-api/openapi/model). */
-async function createChecker(model) {
+import type { Json, SpecModel } from './types';
+
+async function createChecker(model: SpecModel) {
   const { createCheck } = await import('@hosting-api/openapi/check');
   const check = createCheck(model);
   // ---- the spec, indexed by method + path template --------------------------------------------
@@ -20,7 +23,7 @@ async function createChecker(model) {
   }
 
   /** The first example of a (dereferenced) media type object. */
-  function firstExample(media) {
+  function firstExample(media: Json) {
     if (!media) return undefined;
     if (media.example !== undefined) return media.example;
     return Object.values(media.examples ?? {})[0]?.value;
@@ -31,7 +34,7 @@ async function createChecker(model) {
    * status must be the expected one; the rest (documented status, Content-Type, required headers,
    * body against the 3.1 schema) is the spec package's shared check, against the status answered.
    */
-  function checkResponse(info, expectedStatus, real) {
+  function checkResponse(info, expectedStatus, real: boolean) {
     const problems = [];
     const actual = String(real.statusCode);
     const documented = actual in info.op.responses;
@@ -44,7 +47,7 @@ async function createChecker(model) {
     return problems;
   }
 
-  function header(headers, name) {
+  function header(headers, name: string) {
     const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
     return key ? String(headers[key]) : undefined;
   }
@@ -60,7 +63,7 @@ async function createChecker(model) {
     ),
   }));
   /** The operation of `METHOD /path` (path relative to the base URL, or /auth/… at the auth URL). */
-  function findOperation(method, path) {
+  function findOperation(method: string, path: string) {
     const candidates = patterns.filter((p) => p.info.method === method.toUpperCase() && p.re.test(path));
     // A literal segment wins over a template (/sites/search over /sites/{site_id}).
     candidates.sort((x, y) => (x.info.path.match(/\{/g) ?? []).length - (y.info.path.match(/\{/g) ?? []).length);

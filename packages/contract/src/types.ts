@@ -10,13 +10,15 @@ export interface Req {
   url: string;
   headers: Record<string, string>;
   body?: string | undefined;
+  /** What a report shows for a credential sent (token_credentials: a wrong secret, not the real one). */
+  shown?: string | undefined;
 }
 
 /** The paging block of a list's answer. */
 export interface PageBlock {
   page?: number;
   perPage?: number;
-  totalItems?: number;
+  totalItems: number;
   lastPage?: number;
   nextPage?: number | string | null;
   [field: string]: unknown;
@@ -56,6 +58,8 @@ export interface CheckContext {
   reset(): Promise<void>;
   authUrl: string;
   client: { id: string | undefined; secret: string | undefined };
+  /** Live runs: the path parameters a write is sent to (live-plan). */
+  writePath?: Record<string, unknown> | undefined;
 }
 
 /** A case of a statement check: its outcome and, for a failure, what was sent and seen. */
@@ -65,8 +69,8 @@ export interface Case {
   message?: string;
   reason?: string;
   request?: Req | undefined;
-  expected?: string;
-  actual?: string;
+  expected?: string | number | undefined;
+  actual?: string | number | undefined;
   [field: string]: unknown;
 }
 

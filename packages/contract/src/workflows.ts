@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
+
 // The contract gate's stateful half: runs the Arazzo workflows of spec/workflows with
 // `redocly respect` against the sandbox (started here) or a live target, and validates every
 // webhook delivery the target sends to the listener it runs. See README.md.
@@ -67,9 +69,12 @@ try {
 const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
-import { createChecker, READ_VERBS } from './spec-check';
+
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
+import { createChecker, READ_VERBS } from './spec-check';
+import type { Operation } from './types';
+
 const checker = await createChecker(model);
 
 // ---- the workflows -------------------------------------------------------------------------
@@ -125,13 +130,15 @@ for (const file of files) {
     workflows.push({
       id: wf.workflowId,
       file,
-      writes: ops.some((op) => !READ_VERBS.test(op) && !TOKEN_OPERATIONS.has(op) && !CONTROL_OPERATIONS.has(op)),
+      writes: ops.some(
+        (op: Operation) => !READ_VERBS.test(op) && !TOKEN_OPERATIONS.has(op) && !CONTROL_OPERATIONS.has(op),
+      ),
       clock: ops.includes('advanceSandboxClock'),
       webhook: ops.includes('waitForWebhook'),
       sandboxOnly: wf['x-sandbox-only'] === true,
       // Operations that change alerts the run did not cause (the first listed one, or all of
       // them), which no operation can put back.
-      alerts: ops.some((op) => /^(markAllAlertsRead|dismissAllAlerts|markAlertRead|dismissAlert)$/.test(op)),
+      alerts: ops.some((op: Operation) => /^(markAllAlertsRead|dismissAllAlerts|markAlertRead|dismissAlert)$/.test(op)),
       // The inputs it reads ($inputs.siteId, …): one the target lacks skips it.
       inputs: [...new Set([...JSON.stringify(wf).matchAll(/\$inputs\.(\w+)/g)].map((m) => m[1]))],
     });
@@ -358,7 +365,7 @@ try {
 // unless CONTRACT_WORKFLOW_INPUTS gives them: its first zone, and a site whose git configuration
 // answers 422 (not enrolled in the git integration).
 if (target === 'live') {
-  const read = async (path) => {
+  const read = async (path: string) => {
     try {
       const r = await cappedFetch(
         `${baseUrl}${path}`,
@@ -520,7 +527,7 @@ for (const batch of batches) {
 }
 // The scratch sites go when they are no longer busy (a deploy or a collaborator batch running).
 for (const id of scratchSites) {
-  const call = (method) =>
+  const call = (method: string) =>
     cappedFetch(
       `${baseUrl}/sites/${id}`,
       { method, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
@@ -629,7 +636,7 @@ if (values.report) {
   );
 }
 if (values.results) {
-  const byId = (w, outcome, more) => ({
+  const byId = (w, outcome: string, more) => ({
     key: w.id,
     name: w.id,
     check: 'workflow_success',
@@ -668,7 +675,7 @@ if (values.results) {
       name: `webhook ${d.event} #${d.seq}`,
       check: 'webhook_conformance',
       outcome: 'fail',
-      failures: d.errors.map((message) => ({ check: 'webhook_conformance', message })),
+      failures: d.errors.map((message: string) => ({ check: 'webhook_conformance', message })),
       errors: d.errors,
     })),
   ];

@@ -2,15 +2,17 @@
 // "Behaviour statements"): one file per check, each { name, kinds (the statement kinds it reads),
 // doc, run(ctx, op) → cases }. checks.cjs lists them with the other checks; the fuzz phase runs
 // them on every operation that has their statements.
-import list_filters from './list_filters';
-import list_search from './list_search';
-import list_order from './list_order';
-import paging_consistency from './paging_consistency';
-import write_read_back from './write_read_back';
+
+import type { Statement } from '../types';
 import create_listed from './create_listed';
 import delete_gone from './delete_gone';
-import value_units from './value_units';
+import list_filters from './list_filters';
+import list_order from './list_order';
+import list_search from './list_search';
+import paging_consistency from './paging_consistency';
 import token_credentials from './token_credentials';
+import value_units from './value_units';
+import write_read_back from './write_read_back';
 
 const STATEMENT_CHECKS = [
   list_filters,
@@ -25,22 +27,23 @@ const STATEMENT_CHECKS = [
 ];
 
 /** Statements no check can exercise by their nature: silent ones and queued effects. */
-const unexercisable = (s) => s.silent || s.kind === 'queued';
+const unexercisable = (s: Statement) => s.silent || s.kind === 'queued';
 
 /**
  * Coverage of behaviour statements by the cases of a run: a statement is exercised when a check
  * passed or failed on it (a skip does not count).
  */
-function statementCoverage(statements, cases) {
+function statementCoverage(statements: Statement[], cases: { outcome: string; statementPointer?: string }[]) {
   const checkable = statements.filter((s) => !unexercisable(s));
   const exercised = new Set(
     cases.filter((c) => c.outcome !== 'skip' && c.statementPointer).map((c) => c.statementPointer),
   );
-  const byKind = {};
+  const byKind: Record<string, { statements: number; exercised: number }> = {};
   for (const s of checkable) {
-    byKind[s.kind] ??= { statements: 0, exercised: 0 };
-    byKind[s.kind].statements++;
-    if (exercised.has(s.pointer)) byKind[s.kind].exercised++;
+    const kind = byKind[s.kind] ?? { statements: 0, exercised: 0 };
+    byKind[s.kind] = kind;
+    kind.statements++;
+    if (exercised.has(s.pointer)) kind.exercised++;
   }
   const total = checkable.length;
   const done = checkable.filter((s) => exercised.has(s.pointer)).length;
