@@ -1,16 +1,15 @@
-// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // The spec side of the contract gate, shared by the Dredd hooks (hooks.cjs) and the workflow
 // runner (workflows.mjs): the operations indexed by method + path template, the expected status of
 // an answer, and the spec package's shared check (@hosting-api/openapi/check) of responses and
 // webhook deliveries.
 /** The checker over the spec model (`await loadModel()` of @hosting-api/openapi/model). */
-import type { Json, SpecModel } from './types';
+import type { Json, OperationInfo, RealAnswer, SpecModel } from './types';
 
 async function createChecker(model: SpecModel) {
   const { createCheck } = await import('@hosting-api/openapi/check');
   const check = createCheck(model);
   // ---- the spec, indexed by method + path template --------------------------------------------
-  const operations = new Map();
+  const operations = new Map<string, OperationInfo>();
   for (const o of model.operations) {
     operations.set(`${o.method.toUpperCase()} ${o.path}`, {
       path: o.path,
@@ -26,7 +25,7 @@ async function createChecker(model: SpecModel) {
   function firstExample(media: Json) {
     if (!media) return undefined;
     if (media.example !== undefined) return media.example;
-    return Object.values(media.examples ?? {})[0]?.value;
+    return Object.values<Json>(media.examples ?? {})[0]?.value;
   }
 
   /**
@@ -34,8 +33,8 @@ async function createChecker(model: SpecModel) {
    * status must be the expected one; the rest (documented status, Content-Type, required headers,
    * body against the 3.1 schema) is the spec package's shared check, against the status answered.
    */
-  function checkResponse(info, expectedStatus, real: boolean) {
-    const problems = [];
+  function checkResponse(info: Pick<OperationInfo, 'op'>, expectedStatus: string, real: RealAnswer) {
+    const problems: string[] = [];
     const actual = String(real.statusCode);
     const documented = actual in info.op.responses;
     if (actual !== expectedStatus) {
@@ -47,9 +46,9 @@ async function createChecker(model: SpecModel) {
     return problems;
   }
 
-  function header(headers, name: string) {
+  function header(headers: Record<string, unknown> | undefined, name: string) {
     const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-    return key ? String(headers[key]) : undefined;
+    return key ? String(headers?.[key]) : undefined;
   }
 
   // Path templates as patterns, to find the operation of a recorded request.
@@ -58,7 +57,7 @@ async function createChecker(model: SpecModel) {
     re: new RegExp(
       `^${info.path
         .split(/\{[^}]+\}/)
-        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .map((part: string) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
         .join('[^/]+')}$`,
     ),
   }));

@@ -81,3 +81,35 @@ export interface StatementCheck {
   doc: string;
   run(ctx: CheckContext, op: Operation): Promise<Case[]>;
 }
+
+/** What cappedFetch (http-cap) sends: a form body is encoded, a GET may carry a body. */
+export interface FetchInit {
+  method?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  body?: string | Buffer | URLSearchParams | null | undefined;
+}
+
+/** What cappedFetch answers: headers flattened to one string each, the body's bytes and its UTF-8 text. */
+export interface CappedAnswer {
+  statusCode: number;
+  headers: Record<string, string | undefined>;
+  bytes: Buffer;
+  body: string;
+}
+
+/** An operation as spec-check indexes it by `METHOD /path`: `op` is the dereferenced operation object. */
+export interface OperationInfo {
+  path: string;
+  method: string;
+  op: Json;
+  params: Json[];
+  security: Operation['security'];
+  model: Operation;
+}
+
+/** An answer as the response check reads it (a Dredd transaction's `real`, cappedFetch's answer). */
+export interface RealAnswer {
+  statusCode: number | string;
+  headers?: Record<string, string | number | string[] | undefined> | undefined;
+  body?: string | undefined;
+}
