@@ -113,3 +113,39 @@ export interface RealAnswer {
   headers?: Record<string, string | number | string[] | undefined> | undefined;
   body?: string | undefined;
 }
+
+/** A failed check of a report case, by the check's name. */
+export interface Failure {
+  check: string;
+  message: string;
+  [field: string]: unknown;
+}
+
+/** A case of the gate's report (report.ts): one per transaction, workflow or generated case of a phase. */
+export interface ReportCase {
+  phase: string;
+  name: string;
+  check?: string | undefined;
+  operationId?: string | undefined;
+  outcome: 'pass' | 'fail' | 'skip';
+  expected?: unknown;
+  actual?: unknown;
+  ms?: number | undefined;
+  reason?: string | undefined;
+  input?: unknown;
+  statement?: unknown;
+  failures?: Failure[] | undefined;
+  errors?: string[] | undefined;
+  curl?: string | undefined;
+}
+
+/** Passed, failed and skipped cases of a run and of each of its phases (seconds: how long the phase took). */
+export interface PhaseTotals {
+  passed: number;
+  failed: number;
+  skipped: number;
+  seconds?: number | undefined;
+}
+export interface Totals extends PhaseTotals {
+  phases: Record<string, PhaseTotals>;
+}
