@@ -149,3 +149,14 @@ export interface PhaseTotals {
 export interface Totals extends PhaseTotals {
   phases: Record<string, PhaseTotals>;
 }
+
+/** A value that breaks one rule of a schema (generate.ts): `what` says which. */
+export interface Breaking {
+  what: string;
+  value: unknown;
+}
+/** A mutation of a JSON body (generate.ts): `apply` answers the new body. */
+export interface Mutation {
+  what: string;
+  apply(body: Json): unknown;
+}
