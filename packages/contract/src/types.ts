@@ -160,3 +160,11 @@ export interface Mutation {
   what: string;
   apply(body: Json): unknown;
 }
+
+/** A phase's usage error: one line on stderr, exit 2 (cli.ts parseCommandLine). */
+export type Usage = (message: string) => never;
+
+/** The values of a phase's command line (cli.ts parseCommandLine): a string per option, a boolean per flag. */
+export type OptionValues<T> = { [K in keyof T]?: T[K] extends { type: 'boolean' } ? boolean : string } & {
+  help?: boolean;
+};
