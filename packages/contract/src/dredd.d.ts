@@ -11,3 +11,7 @@ declare module 'hooks' {
   };
   export default hooks;
 }
+
+// Why a request of Dredd's got no answer (dredd-preload sets it, the hooks' afterEach reads it), by
+// the transaction's request object.
+declare var contractNoAnswer: WeakMap<object, string> | undefined;

@@ -168,3 +168,13 @@ export type Usage = (message: string) => never;
 export type OptionValues<T> = { [K in keyof T]?: T[K] extends { type: 'boolean' } ? boolean : string } & {
   help?: boolean;
 };
+
+/** A request or an answer as Dredd holds it in a transaction (its body base64 when bodyEncoding says so). */
+export interface DreddMessage {
+  method?: string;
+  uri?: string;
+  statusCode?: number | string;
+  headers?: Record<string, string | undefined>;
+  body?: string;
+  bodyEncoding?: 'utf-8' | 'base64';
+}
