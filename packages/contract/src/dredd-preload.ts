@@ -53,7 +53,7 @@ loader._load = function loadDreddLighter(request, parent, ...rest) {
       const body = req.body ? Buffer.from(String(req.body), req.bodyEncoding === 'base64' ? 'base64' : 'utf8') : null;
       cappedFetch(
         uri,
-        { method: req.method, headers: headers as Record<string, string>, body: body?.length ? body : undefined },
+        { method: req.method, headers, body: body?.length ? body : undefined },
         { deadline: timeout ?? 30_000 },
       ).then(
         (real) => {

@@ -32,7 +32,7 @@ function cappedFetch(
   const client = target.protocol === 'https:' ? https : http;
   let body = init.body;
   if (body instanceof URLSearchParams) body = body.toString();
-  const headers: Record<string, string | number> = { ...(init.headers ?? {}) };
+  const headers: http.OutgoingHttpHeaders = { ...(init.headers ?? {}) };
   if (init.body instanceof URLSearchParams && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
   if (body !== undefined && body !== null) headers['Content-Length'] = Buffer.byteLength(body);

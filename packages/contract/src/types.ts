@@ -1,5 +1,6 @@
 // Types the gate's modules share: the spec model's (@hosting-api/openapi/model), the requests a
 // phase sends and the answers it reads, and the statement checks' context and cases.
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Json, Operation, SpecModel, Statement } from '@hosting-api/openapi/model';
 
 export type { Json, Operation, SpecModel, Statement };
@@ -85,7 +86,7 @@ export interface StatementCheck {
 /** What cappedFetch (http-cap) sends: a form body is encoded, a GET may carry a body. */
 export interface FetchInit {
   method?: string | undefined;
-  headers?: Record<string, string> | undefined;
+  headers?: OutgoingHttpHeaders | undefined;
   body?: string | Buffer | URLSearchParams | null | undefined;
 }
 
