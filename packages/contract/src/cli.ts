@@ -1,4 +1,4 @@
-// The command-line side shared by the phase scripts (run.mjs, workflows.mjs, fuzz.mjs): option
+// The command-line side shared by the phase scripts (run.ts, workflows.ts, fuzz.ts): option
 // parsing, usage errors (exit 2 with one line), the spec file, and the variables a live target needs.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -125,7 +125,7 @@ export async function startGateSandbox(usage: Usage, options: SandboxOptions = {
 
 /**
  * A token from the target's token operation (`op`: the spec model's issueTokenOperation), asked with
- * `client`'s credentials (default: the run's). With `checker` (spec-check.cjs) the response is also
+ * `client`'s credentials (default: the run's). With `checker` (spec-check.ts) the response is also
  * checked against the spec. Anything else throws "could not obtain a token from POST <url>: <why>".
  */
 export async function obtainToken(

@@ -1,8 +1,8 @@
-// Preloaded into the Dredd process (`node --require`, by run.mjs) to make it do less and say no
+// Preloaded into the Dredd process (`node --require`, by run.ts) to make it do less and say no
 // secret. Dredd is pinned (14.1.0), and only modules that its own files require are wrapped.
 // - Dredd's addHooks deep-clones its whole configuration for the hooks' `configuration`, the parsed
 //   API descriptions included: that clone was 3.4 s of a 9 s run of 396 transactions. Here the
-//   descriptions are shared (hooks.cjs only reads them) and the rest is cloned as before.
+//   descriptions are shared (hooks.ts only reads them) and the rest is cloned as before.
 // - Dredd's CLI spawns `npm --version` at every start for a debug line (0.3 s of CPU); the line,
 //   and so the spawn, is left out unless Dredd logs at debug level.
 // - Dredd's dot reporter lists failed tests with their requests and answers: the Authorization
@@ -10,7 +10,7 @@
 //   there, so no secret reaches the output (or a CI log).
 // - Dredd waits for an answer for ever, and reads any amount of it: a target that stops answering,
 //   trickles or sends an endless body hung the gate or took its memory. Each request goes through
-//   http-cap.cjs: CONTRACT_REQUEST_TIMEOUT ms for the whole answer (wall clock), at most
+//   http-cap.ts: CONTRACT_REQUEST_TIMEOUT ms for the whole answer (wall clock), at most
 //   CONTRACT_MAX_RESPONSE_BYTES read, and a request that fails is reported in one line.
 import Module from 'node:module';
 import { sep } from 'node:path';
@@ -39,7 +39,7 @@ loader._load = function loadDreddLighter(request, parent, ...rest) {
   if (request === './performRequest' && parent?.filename?.endsWith(transactionRunner)) {
     // Dredd's `request` library reads an answer to its end, however long it is and however slowly
     // it comes (its timeout is an idle timeout): an endless or trickling body held the gate for
-    // ever and past 2 GiB. The request goes through http-cap.cjs instead: a wall-clock deadline
+    // ever and past 2 GiB. The request goes through http-cap.ts instead: a wall-clock deadline
     // for the whole answer, a cap on its size, no redirect followed.
     loaded.default = (
       uri: string,
@@ -68,7 +68,7 @@ loader._load = function loadDreddLighter(request, parent, ...rest) {
         (error) => {
           // Dredd's reporters print a failed request's stack trace; the reason and the URL say it all.
           const failure: NodeJS.ErrnoException = new Error(`${error.message}: ${uri}`);
-          // Why, for hooks.cjs's afterEach (the request object is the transaction's).
+          // Why, for hooks.ts's afterEach (the request object is the transaction's).
           globalThis.contractNoAnswer ??= new WeakMap();
           globalThis.contractNoAnswer.set(req, error.message);
           failure.stack = failure.message;

@@ -1,5 +1,5 @@
 // Every request the gate sends to a target goes through here (or through the same limits in
-// dredd-preload.cjs): a target is not trusted to end its answers. Each request has
+// dredd-preload.ts): a target is not trusted to end its answers. Each request has
 //   - a wall-clock deadline for the whole exchange, headers and body (a trickle of one byte a
 //     second cannot stretch it, as it would an idle timeout);
 //   - a cap on the answer's size (CONTRACT_MAX_RESPONSE_BYTES, default 8 MiB): reading stops there

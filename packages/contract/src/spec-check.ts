@@ -1,5 +1,5 @@
-// The spec side of the contract gate, shared by the Dredd hooks (hooks.cjs) and the workflow
-// runner (workflows.mjs): the operations indexed by method + path template, the expected status of
+// The spec side of the contract gate, shared by the Dredd hooks (hooks.ts) and the workflow
+// runner (workflows.ts): the operations indexed by method + path template, the expected status of
 // an answer, and the spec package's shared check (@hosting-api/openapi/check) of responses and
 // webhook deliveries.
 /** The checker over the spec model (`await loadModel()` of @hosting-api/openapi/model). */

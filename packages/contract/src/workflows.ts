@@ -25,7 +25,7 @@ import {
 
 const require = createRequire(import.meta.url);
 
-const HELP = `Usage: node src/workflows.mjs [--sandbox | --live] [--workflow IDS] [--report FILE]
+const HELP = `Usage: node dist/workflows.js [--sandbox | --live] [--workflow IDS] [--report FILE]
 
   --sandbox        (the default) start @hosting-api/sandbox (free port, frozen clock, webhooks to the gate's
                    listener) and run every workflow of spec/workflows
@@ -58,7 +58,7 @@ if (values.sandbox && values.live) usage('say one target: --sandbox (the default
 const target = values.live ? 'live' : 'sandbox';
 const started = Date.now();
 
-// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs ---------
+// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.ts ---------
 const spec = specFile(usage);
 let model!: SpecModel;
 try {
@@ -334,7 +334,7 @@ const recorder = http.createServer((req, res) => {
     let answer: CappedAnswer;
     try {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      // http-cap.cjs: a wall-clock deadline for the whole answer, a size cap, no redirect followed.
+      // http-cap.ts: a wall-clock deadline for the whole answer, a size cap, no redirect followed.
       answer = await cappedFetch(to, { method: req.method, headers, body }, { deadline: REQUEST_TIMEOUT_MS });
     } catch (error) {
       res

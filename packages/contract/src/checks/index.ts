@@ -1,6 +1,6 @@
 // The registry of the checks derived from the spec's behaviour statements (CONVENTIONS.md,
 // "Behaviour statements"): one file per check, each { name, kinds (the statement kinds it reads),
-// doc, run(ctx, op) → cases }. checks.cjs lists them with the other checks; the fuzz phase runs
+// doc, run(ctx, op) → cases }. checks.ts lists them with the other checks; the fuzz phase runs
 // them on every operation that has their statements.
 
 import type { Statement } from '../types';
