@@ -6,7 +6,7 @@
 // the workspace provided. bins.test.ts and tools.test.ts run the installed bins on Node 20, 22 and 24.
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import { build } from 'esbuild';
 import { expect, it } from 'vitest';
@@ -87,6 +87,16 @@ const bundled = (inputs: Record<string, unknown>) =>
   Object.keys(inputs)
     .map((p) => p.replace(/^.*node_modules\/(?!.*node_modules\/)/, 'node_modules/'))
     .sort();
+
+/** Whether node loads `file` as an ES module: .mjs, or .js under a package.json with "type": "module". */
+function isModule(file: string): boolean {
+  if (/\.mjs$/.test(file)) return true;
+  if (!/\.js$/.test(file)) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, 'package.json')))
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type === 'module';
+  return false;
+}
 
 function builtFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -211,6 +221,22 @@ describeInstalled('packaging: the published packages installed from their tarbal
           declared.has(dep),
           `${relative(installed(name), file)} loads ${dep}, which ${name} does not declare`,
         ).toBe(true);
+  });
+
+  // require() of an ES module is experimental on Node 20 (off with --no-experimental-require-module,
+  // never for top-level await): Dredd loads the gate's hooks with require(), so they bundle ESM-only code.
+  it.each(PUBLISHED)('%s: its CommonJS files require() no ES module', (name) => {
+    const dist = join(installed(name), 'dist');
+    const files = existsSync(dist) ? builtFiles(dist).filter((f) => f.endsWith('.cjs')) : [];
+    for (const file of files)
+      for (const m of readFileSync(file, 'utf8').matchAll(/\brequire\s*\(\s*["']([^"']+)["']\s*\)/g)) {
+        const spec = m[1]!;
+        if (spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!) || PROVIDED[name]?.includes(spec))
+          continue;
+        expect(isModule(createRequire(file).resolve(spec)), `${relative(installed(name), file)} requires ${spec}`).toBe(
+          false,
+        );
+      }
   });
 
   it('@hosting-api/openapi: the spec files resolve through its exports', () => {
