@@ -6,7 +6,7 @@
 // the workspace provided. bins.test.ts and tools.test.ts run the installed bins on Node 20, 22 and 24.
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import { build } from 'esbuild';
 import { expect, it } from 'vitest';
@@ -25,7 +25,7 @@ const PUBLISHED = [
   '@hosting-api/schemas',
 ];
 const LIBRARIES = ['@hosting-api/client', '@hosting-api/schemas'];
-/** Command-line packages with no library entry: their code is in src/, their README examples are shell. */
+/** Command-line packages with no library entry: their code is in dist/ (no declarations), their README examples are shell. */
 const COMMANDS_ONLY = ['@hosting-api/contract'];
 /**
  * Modules a package's code names without declaring them: Dredd hands the gate's hook files `hooks`;
@@ -88,6 +88,16 @@ const bundled = (inputs: Record<string, unknown>) =>
     .map((p) => p.replace(/^.*node_modules\/(?!.*node_modules\/)/, 'node_modules/'))
     .sort();
 
+/** Whether node loads `file` as an ES module: .mjs, or .js under a package.json with "type": "module". */
+function isModule(file: string): boolean {
+  if (/\.mjs$/.test(file)) return true;
+  if (!/\.js$/.test(file)) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, 'package.json')))
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type === 'module';
+  return false;
+}
+
 function builtFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(c|m)?js$/.test(f))
@@ -138,7 +148,7 @@ describeInstalled('packaging: the published packages installed from their tarbal
     expect(pkg.repository).toMatchObject({ type: 'git', url: REPO_URL });
     expect(pkg.repository.directory, 'repository.directory').toBeTruthy();
     expect(pkg.engines).toEqual({ node: ENGINES_NODE });
-    expect(pkg.files, 'files').toEqual(expect.arrayContaining([COMMANDS_ONLY.includes(name) ? 'src' : 'dist']));
+    expect(pkg.files, 'files').toEqual(expect.arrayContaining(['dist']));
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
       for (const [dep, range] of Object.entries<string>(pkg[field] ?? {})) {
         expect(range, `${field}.${dep}`).not.toMatch(/^workspace:/);
@@ -202,7 +212,7 @@ describeInstalled('packaging: the published packages installed from their tarbal
       ...(PROVIDED[name] ?? []),
       ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
     ]);
-    const dist = join(installed(name), COMMANDS_ONLY.includes(name) ? 'src' : 'dist');
+    const dist = join(installed(name), 'dist');
     const files = builtFiles(dist);
     if (name !== '@hosting-api/openapi') expect(files.length).toBeGreaterThan(0);
     for (const file of files)
@@ -211,6 +221,22 @@ describeInstalled('packaging: the published packages installed from their tarbal
           declared.has(dep),
           `${relative(installed(name), file)} loads ${dep}, which ${name} does not declare`,
         ).toBe(true);
+  });
+
+  // require() of an ES module is experimental on Node 20 (off with --no-experimental-require-module,
+  // never for top-level await): Dredd loads the gate's hooks with require(), so they bundle ESM-only code.
+  it.each(PUBLISHED)('%s: its CommonJS files require() no ES module', (name) => {
+    const dist = join(installed(name), 'dist');
+    const files = existsSync(dist) ? builtFiles(dist).filter((f) => f.endsWith('.cjs')) : [];
+    for (const file of files)
+      for (const m of readFileSync(file, 'utf8').matchAll(/\brequire\s*\(\s*["']([^"']+)["']\s*\)/g)) {
+        const spec = m[1]!;
+        if (spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!) || PROVIDED[name]?.includes(spec))
+          continue;
+        expect(isModule(createRequire(file).resolve(spec)), `${relative(installed(name), file)} requires ${spec}`).toBe(
+          false,
+        );
+      }
   });
 
   it('@hosting-api/openapi: the spec files resolve through its exports', () => {

@@ -214,7 +214,7 @@ describe('contract gate against a drifting service (auth probes, token responses
   it('reports each drift on exactly the transaction it touches', async () => {
     const p = await proxy([observeTokens, ...Object.values(SERVICE_DRIFTS).map(([drift]) => drift)]);
     try {
-      const outcome = await runGate('run.mjs', ['--live', '--only', ONLY], liveEnv(p.url));
+      const outcome = await runGate('run.js', ['--live', '--only', ONLY], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
       // The control: every transaction the drifts leave alone passes through the proxy (the
       // sandbox keeps the contract; contract:sandbox runs it without a proxy).
@@ -254,7 +254,7 @@ describe('contract gate against a drifting service (auth probes, token responses
       },
     ]);
     try {
-      const outcome = await runGate('run.mjs', ['--live', '--only', 'getSite'], liveEnv(p.url));
+      const outcome = await runGate('run.js', ['--live', '--only', 'getSite'], liveEnv(p.url));
       expect(outcome.code, outcome.output).toBe(1);
       expect(failures(outcome)['getSite 200'], outcome.output).toMatch(
         /token response .* does not match the spec: .*body\/data must have required property 'expires_in'/,
@@ -361,7 +361,7 @@ describe('contract workflows against a drifting service (state, behaviour across
     sandbox.reset();
     const p = await proxy(drifts);
     try {
-      return await runGate('workflows.mjs', ['--live', '--workflow', WORKFLOWS.join(',')], {
+      return await runGate('workflows.js', ['--live', '--workflow', WORKFLOWS.join(',')], {
         ...liveEnv(p.url),
         CONTRACT_CONTROL_URL: p.url,
         CONTRACT_WEBHOOK_PORT: String(webhookPort),
@@ -386,7 +386,7 @@ describe('contract workflows against a drifting service (state, behaviour across
     try {
       const env = liveEnv(p.url);
       delete env.CONTRACT_ALLOW_WRITES;
-      const outcome = await runGate('workflows.mjs', ['--live'], env);
+      const outcome = await runGate('workflows.js', ['--live'], env);
       expect(outcome.code, outcome.output).toBe(0);
       expect(outcome.output).toMatch(
         /skipped notes-lifecycle: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it/,

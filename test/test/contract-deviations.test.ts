@@ -60,8 +60,8 @@ function deviatingServer(mockUrl: string, deviations: Deviation[]): Promise<{ ur
   return listenLocal(server);
 }
 
-/** Runs the examples phase (run.mjs) with the given arguments and environment. */
-const runContract = (args: string[], env: Record<string, string | undefined>) => runGate('run.mjs', args, env);
+/** Runs the examples phase (run.js) with the given arguments and environment. */
+const runContract = (args: string[], env: Record<string, string | undefined>) => runGate('run.js', args, env);
 
 // The mock stands in for the API; `seen` collects the requests it receives (for the live tests).
 let mock: RunningMock;

@@ -1,6 +1,6 @@
-// Runs one of the gate's phase scripts (@hosting-api/contract's src/run.mjs, src/workflows.mjs) as a user would: a child
+// Runs one of the gate's phase scripts (@hosting-api/contract's dist/run.js, dist/workflows.js) as a user would: a child
 // process with the given environment (no CONTRACT_* variable of this process leaks in); collects its
-// output and, for run.mjs, every transaction's outcome.
+// output and, for run.js, every transaction's outcome.
 // The gate is the one installed from its packed tarball (release/packed-install.ts, the globalSetup),
 // with the dependencies its manifest declares; only if npm cannot reach its registry, the workspace's.
 import { spawn } from 'node:child_process';
@@ -19,10 +19,10 @@ export interface Outcome {
     name?: string;
     outcome: string;
     errors?: string[];
-    /** The named checks that failed (checks.cjs of @hosting-api/contract). */
+    /** The named checks that failed (checks.ts of @hosting-api/contract). */
     failures?: { check: string; message: string }[];
   }[];
-  /** Failures that belong to no transaction (run.mjs): a documented response without one, the coverage floor. */
+  /** Failures that belong to no transaction (run.js): a documented response without one, the coverage floor. */
   problems: { name: string; check: string; message: string }[];
 }
 
@@ -31,8 +31,8 @@ export const contractPackage = problem
   ? join(__dirname, '../../packages/contract')
   : join(scratch, 'node_modules/@hosting-api/contract');
 if (problem) console.warn(`gate tests: no packed install (${problem}); running the workspace's gate`);
-/** The gate's sources. */
-export const contractDir = join(contractPackage, 'src');
+/** The gate's built scripts. */
+export const contractDir = join(contractPackage, 'dist');
 
 /** The names of the checks that failed, by transaction key. */
 export function failedChecks(outcome: Outcome): Record<string, string[]> {

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../src/main.mjs';
+// Committed entry point, so pnpm can link the command before dist/ is built.
+import '../dist/main.js';

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // hosting-api-contract: the command line of the contract gate. Each phase runs in its own process
 // (examples: run.mjs with Dredd; workflows: workflows.mjs with `redocly respect`; fuzz: fuzz.mjs
 // with fast-check); this file checks the configuration, runs the phases, and writes the reports.
@@ -10,24 +11,27 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { resolveTarget } from '@hosting-api/openapi/target';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli.mjs';
-import { cappedFetch } from './http-cap.cjs';
-import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report.mjs';
+import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli';
+import { cappedFetch } from './http-cap';
+import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report';
 
 const require = createRequire(import.meta.url);
-const { CHECKS, checkOfProblem, selectChecks } = require('./checks.cjs');
-const { createPlan } = require('./live-plan.cjs');
+
+import { CHECKS, checkOfProblem, selectChecks } from './checks';
+import { createPlan } from './live-plan';
+import type { Operation } from './types';
+
 const here = import.meta.dirname;
 const { version } = require('../package.json');
 
 /** One line on stderr, then the exit code: never a stack trace. */
-function die(code, message) {
+function die(code: string, message: string) {
   process.stderr.write(`hosting-api-contract: ${message}\n`);
   process.exit(code);
 }
 
 const whole =
-  (name, min = 0) =>
+  (name: string, min = 0) =>
   (value) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min)
@@ -45,7 +49,7 @@ const percentage = (value) => {
 /** Exits 2 unless every `--only` entry names an operation of the spec (or a documented response of one). */
 async function checkOnly(only) {
   const { loadModel } = await import('@hosting-api/openapi/model');
-  const model = await loadModel(specFile((message) => die(2, message)));
+  const model = await loadModel(specFile((message: string) => die(2, message)));
   for (const entry of only
     .split(',')
     .map((s) => s.trim())
@@ -81,7 +85,7 @@ const PHASES = {
   fuzz: 'generated input (fast-check, seeded): negative and positive data, deletes, creates, filters, auth',
 };
 
-function targetOptions(command, phases) {
+function targetOptions(command: string, phases) {
   command
     .addOption(new Option('--base-url <url>', 'the API base URL, ending in /v1').env('CONTRACT_BASE_URL'))
     .addOption(
@@ -169,7 +173,7 @@ program
   });
 
 /** A report that cannot be written stops the run before any request, not after the whole run. */
-function checkWritable(flag, file) {
+function checkWritable(flag: string, file: string) {
   const path = resolve(file);
   try {
     if (!existsSync(path)) mkdirSync(dirname(path), { recursive: true });
@@ -192,7 +196,7 @@ function configure(o) {
   }
   // The phases' usage errors name the command the user ran (src/cli.mjs).
   const env = { ...process.env, NODE_NO_WARNINGS: '1', CONTRACT_COMMAND: 'hosting-api-contract' };
-  const set = (name, value) => {
+  const set = (name: string, value) => {
     if (value !== undefined && value !== false) env[name] = String(value === true ? '1' : value);
   };
   set('CONTRACT_CHECKS', o.checks);
@@ -228,7 +232,7 @@ function configure(o) {
 }
 
 /** Live targets: one token request first, so a wrong URL or credentials give one line and exit 3. */
-async function preflight(env) {
+async function preflight(env: NodeJS.ProcessEnv) {
   const url = `${env.CONTRACT_AUTH_URL}/auth/token`;
   const setup = { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 };
   let res;
@@ -290,13 +294,13 @@ async function preflight(env) {
  * through the lists, live-plan.cjs) before the first phase and again after the last; `finish()`
  * answers the state diff as a report case (check state_unchanged).
  */
-async function stateDiff(env, phases) {
+async function stateDiff(env: NodeJS.ProcessEnv, phases) {
   const { loadModel } = await import('@hosting-api/openapi/model');
-  const model = await loadModel(specFile((message) => die(2, message)));
+  const model = await loadModel(specFile((message: string) => die(2, message)));
   const base = `${env.CONTRACT_BASE_URL}/`;
   const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
   let token;
-  const api = async (method, path, body) => {
+  const api = async (method: string, path: string, body) => {
     token ??= await obtainToken(env.CONTRACT_AUTH_URL, model.issueTokenOperation, {
       client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET },
     });
@@ -399,7 +403,7 @@ function responseCoverage(documented, exercisedBy) {
 }
 
 /** Runs one phase script; resolves to its exit code and its results file's contents. */
-function phase(script, args, env, work) {
+function phase(script: string, args, env: NodeJS.ProcessEnv, work: string) {
   const results = join(work, `${script}.json`);
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(here, script), ...args, '--results', results], {
@@ -417,9 +421,9 @@ function phase(script, args, env, work) {
 }
 
 /** A phase's results as report cases: {phase, name, check, operationId, outcome, failures, …}. */
-function casesOf(name, data) {
+function casesOf(name: string, data) {
   const failuresOf = (r) =>
-    r.failures ?? (r.errors ?? []).map((message) => ({ check: checkOfProblem(message), message }));
+    r.failures ?? (r.errors ?? []).map((message: string) => ({ check: checkOfProblem(message), message }));
   const cases = (data?.results ?? []).map((r) => ({
     phase: name,
     name: r.name && r.name !== r.key && name === 'examples' ? `${r.key} (${r.name})` : (r.name ?? r.key),
@@ -485,10 +489,10 @@ async function run(phases, options) {
       continue;
     }
     const args = {
-      examples: ['run.mjs', [flag]],
-      workflows: ['workflows.mjs', [flag, ...(options.workflow ? ['--workflow', options.workflow] : [])]],
+      examples: ['run.js', [flag]],
+      workflows: ['workflows.js', [flag, ...(options.workflow ? ['--workflow', options.workflow] : [])]],
       fuzz: [
-        'fuzz.mjs',
+        'fuzz.js',
         [
           flag,
           ...(options.seed !== undefined ? ['--seed', String(options.seed)] : []),
@@ -556,7 +560,7 @@ async function run(phases, options) {
       });
   }
 
-  const count = (list, outcome) => list.filter((c) => c.outcome === outcome).length;
+  const count = (list, outcome: string) => list.filter((c) => c.outcome === outcome).length;
   const totals = {
     passed: count(cases, 'pass'),
     failed: count(cases, 'fail'),

@@ -4,23 +4,14 @@
  * response links to the delete, or (no such link) a create on the list's path whose new item is
  * told by comparing the list before and after.
  */
-const {
-  exampleOf,
-  jsonBodyOf,
-  keyOf,
-  pathParamsOf,
-  producerOf,
-  provide,
-  readAll,
-  fail,
-  pass,
-  skip,
-} = require('./support.cjs');
 
-const opById = (ctx, id) => ctx.model.operations.find((o) => o.operationId === id);
+import type { CheckContext, Operation, Statement, StatementCheck } from '../types';
+import { exampleOf, fail, jsonBodyOf, keyOf, pass, pathParamsOf, producerOf, provide, readAll, skip } from './support';
+
+const opById = (ctx: CheckContext, id: string) => ctx.model.operations.find((o) => o.operationId === id);
 
 /** A resource made by a create on the list's path, by what is new in the list (zone records, firewall rules). */
-async function provideByList(ctx, op, list) {
+async function provideByList(ctx: CheckContext, op: Operation, list: Operation) {
   const create = ctx.model.operations.find(
     (o) =>
       o.method === 'post' && /^create[A-Z]/.test(o.operationId) && [list.path, `${list.path}/create`].includes(o.path),
@@ -41,15 +32,19 @@ async function provideByList(ctx, op, list) {
   const fresh = after.items.filter((i) => !known.has(keyOf(i)) && i?.id !== undefined);
   if (fresh.length !== 1)
     return { reason: `${create.operationId} added ${fresh.length} items to ${list.operationId}, not one` };
-  const param = op.path.match(/\{([^}]+)\}$/)?.[1];
-  return { path: { ...path, [param]: fresh[0].id }, cleanup: async () => undefined };
+  const param = op.path.match(/\{([^}]+)\}$/)?.[1] ?? 'id';
+  return { path: { ...path, [param]: fresh[0]?.id }, cleanup: async () => undefined };
 }
 
-async function checkDeleted(ctx, op, effect) {
+async function checkDeleted(ctx: CheckContext, op: Operation, effect: Statement) {
   if (!ctx.allowWrites) return skip(effect, 'deletes; give --allow-writes to run it');
   const read = effect.read && opById(ctx, effect.read);
   const list = effect.list && opById(ctx, effect.list);
-  let made = await provide(ctx, op);
+  let made: {
+    path?: Record<string, unknown> | undefined;
+    reason?: string | undefined;
+    cleanup?: () => Promise<unknown>;
+  } = await provide(ctx, op);
   if (!made.path && list && !producerOf(ctx.model, op)) made = await provideByList(ctx, op, list);
   if (!made.path) return skip(effect, `the run made nothing to delete: ${made.reason}`);
   const req = ctx.request(op, { path: made.path, body: exampleOf(jsonBodyOf(op)) });
@@ -84,14 +79,14 @@ async function checkDeleted(ctx, op, effect) {
   return pass(effect);
 }
 
-module.exports = {
+export default {
   name: 'delete_gone',
   kinds: ['deleted'],
   doc: 'After a delete (x-effects deleted) of something the run made, the read answers 404 and the list no longer holds it.',
-  async run(ctx, op) {
+  async run(ctx: CheckContext, op: Operation) {
     const cases = [];
     for (const effect of (op.effects ?? []).filter((e) => e.kind === 'deleted'))
       cases.push(await checkDeleted(ctx, op, effect));
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -4,12 +4,13 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import junit from 'junit-report-builder';
+import type { Operation, ReportCase, Req, SpecModel, Totals } from './types';
 
 /** A shell-quoted word. */
-const q = (s) => `'${String(s).replaceAll("'", `'\\''`)}'`;
+const q = (s: unknown) => `'${String(s).replaceAll("'", `'\\''`)}'`;
 
 /** A curl command that sends the request again; the token stays `$TOKEN` (and the secret `$CONTRACT_CLIENT_SECRET`). */
-export function curlOf(request) {
+export function curlOf(request: Req | undefined) {
   if (!request) return undefined;
   const parts = ['curl', '-sS', '-i', '-X', request.method, q(request.url)];
   for (const [name, value] of Object.entries(request.headers ?? {})) {
@@ -31,10 +32,10 @@ export function curlOf(request) {
 }
 
 /** How to get $TOKEN for the reproducers. */
-export const tokenLine = (authUrl) =>
+export const tokenLine = (authUrl: string) =>
   `TOKEN=$(curl -sS -X POST ${q(`${authUrl.replace(/\/$/, '')}/auth/token`)} -d grant_type=client_credentials -d "client_id=$CONTRACT_CLIENT_ID" -d "client_secret=$CONTRACT_CLIENT_SECRET" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`;
 
-const line = (c) => {
+const line = (c: ReportCase) => {
   const f = c.failures?.[0];
   const where = c.operationId ? ` ${c.operationId}` : '';
   const ea =
@@ -44,9 +45,9 @@ const line = (c) => {
   return `[${f?.check ?? c.check}]${where}${ea}: ${f?.message ?? c.errors?.[0] ?? ''}`;
 };
 
-export function writeJunit(file, phases, cases) {
+export function writeJunit(file: string, phases: string[], cases: ReportCase[]) {
   const builder = junit.newBuilder();
-  const reasons = [];
+  const reasons: string[] = [];
   for (const phase of phases) {
     const suite = builder.testSuite().name(phase);
     for (const c of cases.filter((x) => x.phase === phase)) {
@@ -70,7 +71,8 @@ export function writeJunit(file, phases, cases) {
   }
   // junit-report-builder writes <skipped/> without a message: each gets its reason.
   const parts = builder.build().split('<skipped/>');
-  const escapeXml = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escapeXml = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const xml = parts
     .map((p, i) => (i === 0 ? p : `<skipped message="${escapeXml(reasons[i - 1] ?? '')}"/>${p}`))
     .join('');
@@ -89,7 +91,7 @@ const RESPONSE_CHECKS = [
   'response_schema_conformance',
 ];
 
-export function writeJson(file, summary, cases) {
+export function writeJson(file: string, summary: object, cases: ReportCase[]) {
   const checks = cases.map((c) => ({
     phase: c.phase,
     // Every case carries a check: a transaction that passed ran the response checks, the schema last.
@@ -112,8 +114,8 @@ export function writeJson(file, summary, cases) {
 }
 
 /** The spec file and line of an operation: spec/paths/<file> in this repository, else the bundled spec. */
-function placeOf(operation, bundledYaml) {
-  const candidates = [];
+function placeOf(operation: Operation, bundledYaml: string) {
+  const candidates: [string, RegExp | null][] = [];
   const local = resolve('spec/paths', `${operation.path.slice(1).replaceAll('/', '_')}.yaml`);
   if (existsSync(local)) candidates.push([local, new RegExp(`^${operation.method}:`)]);
   candidates.push([bundledYaml, null]);
@@ -132,8 +134,18 @@ function placeOf(operation, bundledYaml) {
 }
 
 /** GitHub Actions: ::error annotations and the step summary. */
-export function githubReport({ cases, totals, model, bundledYaml }) {
-  const esc = (s) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+export function githubReport({
+  cases,
+  totals,
+  model,
+  bundledYaml,
+}: {
+  cases: ReportCase[];
+  totals: Totals;
+  model: SpecModel;
+  bundledYaml: string;
+}) {
+  const esc = (s: unknown) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   for (const c of cases.filter((x) => x.outcome === 'fail')) {
     const op = c.operationId && model.operations.find((o) => o.operationId === c.operationId);
     const place = op ? placeOf(op, bundledYaml) : undefined;
@@ -145,7 +157,7 @@ export function githubReport({ cases, totals, model, bundledYaml }) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   const rows = Object.entries(totals.phases).map(([p, t]) => `| ${p} | ${t.passed} | ${t.failed} | ${t.skipped} |`);
   const failed = cases.filter((x) => x.outcome === 'fail').slice(0, 50);
-  const cell = (s) =>
+  const cell = (s: unknown) =>
     String(s ?? '')
       .replace(/\|/g, '\\|')
       .replace(/\n/g, ' ');

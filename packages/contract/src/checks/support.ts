@@ -5,9 +5,32 @@
 //     authUrl, client: {id, secret} }
 // and returns its cases: [{ statement, outcome: 'pass'|'fail'|'skip', message, reason, request,
 // expected, actual }], one per statement it read (every failure names its statement's source).
+import type { Case, CheckContext, Json, Operation, Req, Res, SpecModel, Statement } from '../types';
+
+/** The parts of a request a check sets: path parameters, query, body. */
+type Parts = { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: Json };
+/** What readAll found: every item, the first answer and request, the total it states, or why it stopped. */
+interface ReadAll {
+  items: Json[];
+  first: Res | undefined;
+  request: Req | undefined;
+  total?: number | undefined;
+  problem?: string;
+}
+/** A resource provide() made (and how to delete it), or why it made none. */
+type Provided =
+  | {
+      path: Record<string, Json>;
+      created: Operation;
+      request: Req;
+      answer: Res;
+      cleanup(): Promise<void>;
+      reason?: undefined;
+    }
+  | { reason: string; path?: undefined; created?: undefined; cleanup?: undefined };
 
 /** The value at a dotted path (`data.sites`, `sites.0.favorite`, `site.name`). */
-function valueAt(value, path) {
+function valueAt(value: Json, path: string | undefined): Json {
   if (!path) return value;
   return String(path)
     .split('.')
@@ -15,13 +38,13 @@ function valueAt(value, path) {
 }
 
 /** The list items of an answer, at the statement's `items` path (default `data`). */
-function itemsOf(json, items = 'data') {
+function itemsOf(json: Json, items = 'data'): Json[] | undefined {
   const found = valueAt(json, items);
   return Array.isArray(found) ? found : undefined;
 }
 
 /** A copy of a template with every `$value` replaced by `value`. */
-function fill(template, value) {
+function fill(template: Json, value: Json): Json {
   if (template === '$value') return value;
   if (Array.isArray(template)) return template.map((t) => fill(t, value));
   if (template && typeof template === 'object')
@@ -30,20 +53,24 @@ function fill(template, value) {
 }
 
 /** How an item is told apart: its `id`, else the whole item. */
-const keyOf = (item) => JSON.stringify(item?.id ?? item);
+const keyOf = (item: Json) => JSON.stringify(item?.id ?? item);
 
 /** The example of a media type or parameter, as the spec gives it. */
-const exampleOf = (media) => media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
-const jsonBodyOf = (op) => op.requestBody?.content?.['application/json'];
+const exampleOf = (media: Json) => media?.example ?? Object.values<Json>(media?.examples ?? {})[0]?.value;
+const jsonBodyOf = (op: Operation) => op.requestBody?.content?.['application/json'];
 
 /** A query and body that merge `extra` into where the list takes its paging (`in: query|body`). */
-function withPaging(paging, { query = {}, body } = {}, extra = {}) {
+function withPaging(
+  paging: Statement | undefined,
+  { query = {}, body }: Parts = {},
+  extra: Record<string, unknown> = {},
+) {
   if (paging?.in === 'body') return { query, body: { ...(body ?? {}), ...extra } };
   return { query: { ...query, ...extra }, body };
 }
 
 /** The opt-in a paged list needs before it pages (`paginate=true`), or nothing. */
-const optInOf = (paging) => {
+const optInOf = (paging: Statement | undefined): Record<string, unknown> => {
   const optIn = paging?.optIn;
   if (!optIn || optIn.anyOf) return {};
   return optIn;
@@ -54,13 +81,17 @@ const optInOf = (paging) => {
  * every page (up to 40) at `perPage` items (default the smaller of 50 and the stated maximum).
  * Returns { items, first (the first answer), request (the first request), total, problem }.
  */
-async function readAll(ctx, op, { path, query = {}, body, perPage, page: pageOnly } = {}) {
+async function readAll(
+  ctx: CheckContext,
+  op: Operation,
+  { path, query = {}, body, perPage, page: pageOnly }: Parts & { perPage?: number; page?: number } = {},
+): Promise<ReadAll> {
   const paging = op.list?.paging;
   const size = perPage ?? Math.min(50, paging?.maximum ?? 50);
   const paged = paging && !paging.optIn;
-  const items = [];
-  let first;
-  let firstRequest;
+  const items: Json[] = [];
+  let first: Res | undefined;
+  let firstRequest: Req | undefined;
   for (let page = 1; page <= (pageOnly ?? 40); page++) {
     const parts = paged
       ? withPaging(paging, { query, body }, { [paging.page]: page, [paging.perPage]: size })
@@ -80,10 +111,10 @@ async function readAll(ctx, op, { path, query = {}, body, perPage, page: pageOnl
 }
 
 /** Case-insensitive text of a value, for "every item matches" (the seed states no case). */
-const loose = (v) => String(v ?? '').toLowerCase();
+const loose = (v: unknown) => String(v ?? '').toLowerCase();
 
 /** Whether `actual` matches `value` under `operator`; `exact` keeps the case. */
-function matches(actual, value, operator, exact) {
+function matches(actual: unknown, value: unknown, operator: string, exact: boolean) {
   if (actual === null || actual === undefined) return false;
   if (typeof value !== 'string') return actual === value;
   const [a, v] = exact ? [String(actual), value] : [loose(actual), loose(value)];
@@ -91,29 +122,33 @@ function matches(actual, value, operator, exact) {
 }
 
 /** A case of a statement. */
-const caseOf = (statement, outcome, more = {}) => ({ statement, outcome, ...more });
-const fail = (statement, message, more = {}) =>
+const caseOf = (statement: Statement, outcome: Case['outcome'], more: Partial<Case> = {}): Case => ({
+  statement,
+  outcome,
+  ...more,
+});
+const fail = (statement: Statement, message: string, more: Partial<Case> = {}) =>
   caseOf(statement, 'fail', { message: `${message} (${statement.source})`, ...more });
-const skip = (statement, reason) => caseOf(statement, 'skip', { reason });
-const pass = (statement, more = {}) => caseOf(statement, 'pass', more);
+const skip = (statement: Statement, reason: string) => caseOf(statement, 'skip', { reason });
+const pass = (statement: Statement, more: Partial<Case> = {}) => caseOf(statement, 'pass', more);
 
 /** A short tag of letters only (a digit in free text is a value some targets treat apart). */
 const letters = () =>
   Date.now()
     .toString(36)
     .slice(-6)
-    .replace(/\d/g, (d) => 'abcdefghij'[d]);
+    .replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? d);
 
 /** The path parameters a request was made with: its URL against the operation's path template. */
-function pathParamsOf(op, req) {
+function pathParamsOf(op: Operation, req: Req) {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const pattern = new RegExp(`${op.path.replace(/\{[^}]+\}/g, '([^/]+)').replaceAll('/', '\\/')}$`);
   const found = new URL(req.url).pathname.match(pattern);
-  return Object.fromEntries(names.map((n, i) => [n, found ? decodeURIComponent(found[i + 1]) : undefined]));
+  return Object.fromEntries(names.map((n, i) => [n, found ? decodeURIComponent(found[i + 1] ?? '') : undefined]));
 }
 
 /** A runtime expression of a link (`$request.path.site_id`, `$response.body#/data/id`). */
-function evaluate(expression, { params, json }) {
+function evaluate(expression: Json, { params, json }: { params: Record<string, unknown>; json: Json }): Json {
   if (typeof expression !== 'string') return expression;
   if (expression.startsWith('$request.path.')) return params[expression.slice('$request.path.'.length)];
   if (expression.startsWith('$response.body#'))
@@ -127,7 +162,7 @@ function evaluate(expression, { params, json }) {
 }
 
 /** The create operation whose success links to `op` (createSiteNote → updateSiteNote), and its link. */
-function producerOf(model, op) {
+function producerOf(model: SpecModel, op: Operation) {
   for (const create of model.operations)
     for (const link of create.links ?? []) if (link.operationId === op.operationId) return { create, link };
   return undefined;
@@ -137,7 +172,7 @@ function producerOf(model, op) {
  * The example's free-text fields made unique (a suffix; before a URL's file extension), for a
  * create that refuses a second resource with the example's name or path.
  */
-function uniqueBody(create, body) {
+function uniqueBody(create: Operation, body: Json) {
   const props = jsonBodyOf(create)?.schema?.properties ?? {};
   const tag = `g${letters()}`;
   const out = { ...body };
@@ -151,7 +186,7 @@ function uniqueBody(create, body) {
 }
 
 /** Sends a create with `body`; a 4xx is tried once more with the free-text fields made unique. */
-async function sendCreate(ctx, create, body) {
+async function sendCreate(ctx: CheckContext, create: Operation, body: Json) {
   let req = ctx.request(create, { body });
   let res = await ctx.send(req);
   if (res.status >= 400 && res.status < 500 && body && typeof body === 'object') {
@@ -166,7 +201,7 @@ async function sendCreate(ctx, create, body) {
  * its example body (and `body` over it), the link's parameters give `op`'s path. `cleanup()` deletes
  * it through the create's link to a delete. Returns { path, created, answer, cleanup } or { reason }.
  */
-async function provide(ctx, op, { body } = {}) {
+async function provide(ctx: CheckContext, op: Operation, { body }: { body?: Json } = {}): Promise<Provided> {
   const found = producerOf(ctx.model, op);
   if (!found) return { reason: `no create links to ${op.operationId}: nothing the run can make for it` };
   if (!ctx.allowWrites) return { reason: 'makes a resource; give --allow-writes to run it' };
@@ -197,7 +232,7 @@ async function provide(ctx, op, { body } = {}) {
       const p = Object.fromEntries(
         Object.entries(remover.l.parameters).map(([name, expr]) => [name, evaluate(expr, { params, json: res.json })]),
       );
-      await ctx.send(ctx.request(remover.target, { path: p })).catch(() => undefined);
+      await ctx.send(ctx.request(remover.target!, { path: p })).catch(() => undefined);
     },
   };
 }
@@ -206,16 +241,16 @@ async function provide(ctx, op, { body } = {}) {
  * A value for a request field different from `current`, valid for the field's schema: the spec's
  * example for it, an enum value or a schema example, else one made up for its type.
  */
-function otherValue(schema = {}, current, tag = 'gate', example = undefined) {
+function otherValue(schema: Json = {}, current: unknown, tag = 'gate', example: unknown = undefined) {
   const known = [
     example,
     ...(schema.enum ?? []),
     ...(schema.examples ?? []),
-    ...(schema.anyOf ?? []).flatMap((s) => [...(s.enum ?? []), ...(s.examples ?? [])]),
+    ...(schema.anyOf ?? []).flatMap((s: Json) => [...(s.enum ?? []), ...(s.examples ?? [])]),
   ].filter((v) => v !== undefined && v !== null && typeof v !== 'object');
   const found = known.find((v) => v !== current);
   if (found !== undefined) return found;
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   if (type === 'boolean') return !current;
   if (type === 'integer' || type === 'number') return (Number(current) || 0) + 1;
   return `${tag}-check-${letters()}`;
@@ -225,13 +260,13 @@ function otherValue(schema = {}, current, tag = 'gate', example = undefined) {
  * Makes `count` more items of a list through the creates that link to it or state it lists what they create (mu-plugins; notes of the run's own site),
  * for a check that needs more than the target holds. Returns { made, cleanup }.
  */
-async function addItems(ctx, list, count) {
+async function addItems(ctx: CheckContext, list: Operation, count: number) {
   const creates = ctx.model.operations.filter(
     (o) =>
       (o.links ?? []).some((l) => l.operationId === list.operationId) ||
       (o.effects ?? []).some((e) => e.kind === 'created' && e.list === list.operationId),
   );
-  const cleanups = [];
+  const cleanups: (() => Promise<unknown>)[] = [];
   let made = 0;
   // A create under a path parameter only where the run's own resource is its parent (ownContext).
   if (ctx.allowWrites)
@@ -247,7 +282,7 @@ async function addItems(ctx, list, count) {
         if (remover)
           cleanups.push(() =>
             ctx.send(
-              ctx.request(remover.target, {
+              ctx.request(remover.target!, {
                 path: Object.fromEntries(
                   Object.entries(remover.l.parameters).map(([n, e]) => [n, evaluate(e, { params, json: res.json })]),
                 ),
@@ -263,14 +298,14 @@ async function addItems(ctx, list, count) {
   };
 }
 
-const pathNames = (op) => [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+const pathNames = (op: Operation) => [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
 /**
  * Live runs: the context with every request of `op` sent to what the run made (`ctx.writePath`,
  * the run's own site and children), for a check that finds too little in what existed before.
  * Undefined where the run made none of `op`'s path parameters.
  */
-function ownContext(ctx, op) {
+function ownContext(ctx: CheckContext, op: Operation): CheckContext | undefined {
   const names = pathNames(op);
   const own = ctx.writePath;
   if (!ctx.live || !own || !names.length || names.some((n) => own[n] === undefined)) return undefined;
@@ -288,13 +323,17 @@ function ownContext(ctx, op) {
  * found in its list (the GET before it) as one about the run's own site (`site.id`, `siteId`: an
  * alert the run's queued work raised) for which `wanted(item)` holds. Returns { path } or { reason }.
  */
-async function ownPath(ctx, op, wanted = () => true) {
+async function ownPath(
+  ctx: CheckContext,
+  op: Operation,
+  wanted: (item: Json) => boolean = () => true,
+): Promise<{ path: Record<string, unknown>; reason?: undefined } | { path?: undefined; reason: string }> {
   const own = ctx.writePath ?? {};
   const names = pathNames(op);
   const last = names.at(-1);
   const lacking = names.filter((n) => own[n] === undefined);
   const path = Object.fromEntries(names.filter((n) => own[n] !== undefined).map((n) => [n, own[n]]));
-  if (!ctx.live || !ctx.writePath || !names.length) return { reason: 'it writes to nothing the run made' };
+  if (!ctx.live || !ctx.writePath || !names.length || !last) return { reason: 'it writes to nothing the run made' };
   if (!lacking.length) return { path };
   const collection = op.path.slice(0, op.path.indexOf(`/{${last}}`));
   const list = ctx.model.operations.find((o) => o.method === 'get' && o.path === collection);
@@ -302,35 +341,35 @@ async function ownPath(ctx, op, wanted = () => true) {
     return { reason: `the run made no ${lacking.join(', ')} to write to` };
   const { items } = await readAll({ ...ctx, request: (o, options) => ctx.request(o, { ...options, path }) }, list);
   const mine = items.find(
-    (item) => String(item?.site?.id ?? item?.siteId) === String(own.site_id) && item?.id != null && wanted(item),
+    (item: Json) => String(item?.site?.id ?? item?.siteId) === String(own.site_id) && item?.id != null && wanted(item),
   );
   if (!mine) return { reason: `no item of ${collection} about the run's site ${own.site_id} to write to` };
   return { path: { ...path, [last]: mine.id } };
 }
 
-module.exports = {
+export {
+  addItems,
+  caseOf,
+  evaluate,
+  exampleOf,
+  fail,
+  fill,
+  itemsOf,
+  jsonBodyOf,
+  keyOf,
+  matches,
+  optInOf,
+  otherValue,
   ownContext,
   ownPath,
-  valueAt,
-  itemsOf,
-  fill,
-  keyOf,
-  exampleOf,
-  jsonBodyOf,
-  withPaging,
-  optInOf,
-  readAll,
-  matches,
-  caseOf,
-  fail,
-  skip,
   pass,
   pathParamsOf,
-  evaluate,
   producerOf,
   provide,
-  addItems,
+  readAll,
   sendCreate,
+  skip,
   uniqueBody,
-  otherValue,
+  valueAt,
+  withPaging,
 };

@@ -6,9 +6,18 @@
  * the statement that applies to it. GiB values have nothing to compare with in one answer and
  * are reported as not observable.
  */
-const { fail, pass, skip } = require('./support.cjs');
 
-const RULES = {
+import type { Case, CheckContext, Json, Operation, SpecModel, Statement, StatementCheck } from '../types';
+import { fail, pass, skip } from './support';
+
+/** A value of an answer under a unit statement, and where it is. */
+interface Found {
+  statement: Statement;
+  value: Json;
+  where: string;
+}
+
+const RULES: Record<string, (v: Json) => string | undefined> = {
   'epoch-seconds': (v) =>
     !Number.isInteger(v)
       ? 'not an integer'
@@ -36,7 +45,7 @@ const RULES = {
 };
 
 /** Every (statement, value, where) of an answer's body, walking the bundled schema. */
-function unitsIn(model, node, pointer, value, where, out, depth = 0) {
+function unitsIn(model: SpecModel, node: Json, pointer: string, value: Json, where: string, out: Found[], depth = 0) {
   if (depth > 30 || value === undefined || value === null || !node || typeof node !== 'object') return;
   for (let i = 0; typeof node.$ref === 'string' && i < 20; i++) {
     pointer = node.$ref.slice(1);
@@ -64,36 +73,36 @@ function unitsIn(model, node, pointer, value, where, out, depth = 0) {
       unitsIn(model, node.items, `${pointer}/items`, v, `${where}[${i}]`, out, depth + 1);
     });
   for (const key of ['anyOf', 'oneOf'])
-    (node[key] ?? []).forEach((sub, i) => {
+    (node[key] ?? []).forEach((sub: Json, i: number) => {
       unitsIn(model, sub, `${pointer}/${key}/${i}`, value, where, out, depth + 1);
     });
 }
 
 /** A token request with the run's credentials. */
-function tokenRequest(ctx, op) {
+function tokenRequest(ctx: CheckContext, op: Operation) {
   return {
     method: op.method.toUpperCase(),
     url: new URL(op.path.replace(/^\//, ''), `${ctx.authUrl.replace(/\/$/, '')}/`).href,
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
     body: new URLSearchParams({
       grant_type: 'client_credentials',
-      client_id: ctx.client.id,
-      client_secret: ctx.client.secret,
+      client_id: ctx.client.id ?? '',
+      client_secret: ctx.client.secret ?? '',
     }).toString(),
   };
 }
 
 /** The bundled schema of a read's 200 JSON answer and its pointer. */
-function answerSchema(op) {
+function answerSchema(op: Operation) {
   const media = op.bundled?.responses?.['200']?.content?.['application/json'];
   return media?.schema;
 }
 
-module.exports = {
+export default {
   name: 'value_units',
   kinds: ['unit'],
   doc: 'Values are in the stated units and clocks (x-unit, x-units): epoch seconds not milliseconds, durations in seconds, date-times UTC with milliseconds.',
-  async run(ctx, op) {
+  async run(ctx: CheckContext, op: Operation) {
     // Reads (a body, if any, is optional and not sent), and the token operation's answer.
     const token = op === ctx.model.issueTokenOperation;
     if (!token && (op.method !== 'get' || op.requestBodyRequired || op.outsideV1)) return [];
@@ -102,9 +111,9 @@ module.exports = {
     if (token && !ctx.client.secret) return [];
     const req = token ? tokenRequest(ctx, op) : ctx.request(op, {});
     const res = await ctx.send(req);
-    if (token) req.body = req.body.replace(encodeURIComponent(ctx.client.secret), '$CONTRACT_CLIENT_SECRET');
+    if (token) req.body = req.body?.replace(encodeURIComponent(ctx.client.secret ?? ''), '$CONTRACT_CLIENT_SECRET');
     if (res.status !== 200 || !res.json) return [];
-    const found = [];
+    const found: Found[] = [];
     unitsIn(
       ctx.model,
       schema,
@@ -113,16 +122,16 @@ module.exports = {
       'body',
       found,
     );
-    const byStatement = new Map();
+    const byStatement = new Map<Statement, Found[]>();
     for (const f of found) byStatement.set(f.statement, [...(byStatement.get(f.statement) ?? []), f]);
-    const cases = [];
+    const cases: Case[] = [];
     for (const [statement, values] of byStatement) {
       const rule = RULES[statement.unit];
       if (!rule) {
         cases.push(
           skip(
             statement,
-            `${statement.unit} cannot be told from one value (${values.length} values seen, e.g. ${values[0].where})`,
+            `${statement.unit} cannot be told from one value (${values.length} values seen, e.g. ${values[0]?.where})`,
           ),
         );
         continue;
@@ -144,4 +153,4 @@ module.exports = {
     }
     return cases;
   },
-};
+} satisfies StatementCheck;

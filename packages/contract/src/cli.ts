@@ -1,13 +1,17 @@
-// The command-line side shared by the phase scripts (run.mjs, workflows.mjs, fuzz.mjs): option
+// The command-line side shared by the phase scripts (run.ts, workflows.ts, fuzz.ts): option
 // parsing, usage errors (exit 2 with one line), the spec file, and the variables a live target needs.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { resolveTarget } from '@hosting-api/openapi/target';
 
 const require = createRequire(import.meta.url);
-const { cappedFetch } = require('./http-cap.cjs');
+
+import type { SandboxOptions } from '@hosting-api/sandbox';
+import { cappedFetch } from './http-cap';
+import type { createChecker } from './spec-check';
+import type { CappedAnswer, Operation, OptionValues, Usage } from './types';
 
 /** --request-timeout's default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -22,7 +26,7 @@ export const TOKEN_REFRESH_MS = Number(process.env.CONTRACT_TOKEN_REFRESH_MS) ||
 /** How long the gate waits for its own setup requests (the token, the reachability probe): a short --request-timeout is for the checks, not for them. */
 export const SETUP_TIMEOUT_MS = 15_000;
 
-const LIVE_VARS = {
+const LIVE_VARS: Record<string, string> = {
   CONTRACT_BASE_URL: 'the API base URL, ending in /v1 (e.g. https://api.example.com/v1)',
   CONTRACT_AUTH_URL: 'the root URL that serves POST /auth/token (default: CONTRACT_BASE_URL without /v1)',
   CONTRACT_CLIENT_ID: "the API application's client id",
@@ -34,16 +38,22 @@ const LIVE_VARS = {
  * line. Started by hosting-api-contract, a phase speaks as it (CONTRACT_COMMAND), so the line names
  * the command the user ran.
  */
-export function parseCommandLine(name, help, options) {
-  const usage = (message) => {
+export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(
+  name: string,
+  help: string,
+  options: T,
+) {
+  const usage: Usage = (message) => {
     process.stderr.write(`${process.env.CONTRACT_COMMAND ?? name}: ${message}\n(add --help for the options)\n`);
     process.exit(2);
   };
-  let values;
+  let values: OptionValues<T>;
   try {
-    ({ values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h', default: false } } }) as {
+      values: OptionValues<T>;
+    });
   } catch (error) {
-    usage(error.message);
+    usage((error as Error).message);
   }
   if (values.help) {
     process.stdout.write(`${help}\n`);
@@ -53,8 +63,8 @@ export function parseCommandLine(name, help, options) {
 }
 
 /** The spec the gate checks against: HOSTING_API_SPEC, else the bundle of @hosting-api/openapi (`ext`: json or yaml). */
-export function specFile(usage, ext = 'json') {
-  let file;
+export function specFile(usage: Usage, ext = 'json') {
+  let file: string;
   try {
     file = process.env.HOSTING_API_SPEC
       ? resolve(process.env.HOSTING_API_SPEC)
@@ -67,7 +77,7 @@ export function specFile(usage, ext = 'json') {
 }
 
 /** Exits 2 naming each live-target variable that is not set (`command` and `writes` say who and what). */
-export function requireLiveVars(command, writes) {
+export function requireLiveVars(command: string, writes: string) {
   // CONTRACT_AUTH_URL defaults to the base URL without /v1 (@hosting-api/openapi/target).
   if (process.env.CONTRACT_BASE_URL && !process.env.CONTRACT_AUTH_URL)
     try {
@@ -76,7 +86,7 @@ export function requireLiveVars(command, writes) {
         { baseUrl: 'CONTRACT_BASE_URL' },
       ).authUrl;
     } catch (error) {
-      process.stderr.write(`${command}: ${error.message}\n`);
+      process.stderr.write(`${command}: ${(error as Error).message}\n`);
       process.exit(2);
     }
   const missing = Object.keys(LIVE_VARS).filter((name) => !process.env[name]);
@@ -91,12 +101,14 @@ export function requireLiveVars(command, writes) {
  * stays in its in-between state, runs are repeatable) and the response self-check on; its first
  * client's credentials become CONTRACT_CLIENT_ID / CONTRACT_CLIENT_SECRET. `options` add to these.
  */
-export async function startGateSandbox(usage, options = {}) {
-  let startSandbox;
+export async function startGateSandbox(usage: Usage, options: SandboxOptions = {}) {
+  let startSandbox: typeof import('@hosting-api/sandbox').startSandbox;
   try {
     ({ startSandbox } = await import('@hosting-api/sandbox'));
   } catch (error) {
-    usage(`cannot load @hosting-api/sandbox (${error.message}): run \`pnpm --filter @hosting-api/sandbox build\`.`);
+    usage(
+      `cannot load @hosting-api/sandbox (${(error as Error).message}): run \`pnpm --filter @hosting-api/sandbox build\`.`,
+    );
   }
   const sandbox = await startSandbox({
     port: 0,
@@ -106,43 +118,53 @@ export async function startGateSandbox(usage, options = {}) {
     onError: (m, e) => console.error(`[sandbox] ${m}:`, e),
     ...options,
   });
-  process.env.CONTRACT_CLIENT_ID = sandbox.clients[0].clientId;
-  process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0].clientSecret;
+  process.env.CONTRACT_CLIENT_ID = sandbox.clients[0]!.clientId;
+  process.env.CONTRACT_CLIENT_SECRET = sandbox.clients[0]!.clientSecret;
   return sandbox;
 }
 
 /**
  * A token from the target's token operation (`op`: the spec model's issueTokenOperation), asked with
- * `client`'s credentials (default: the run's). With `checker` (spec-check.cjs) the response is also
+ * `client`'s credentials (default: the run's). With `checker` (spec-check.ts) the response is also
  * checked against the spec. Anything else throws "could not obtain a token from POST <url>: <why>".
  */
-export async function obtainToken(authUrl, op, { checker, client } = {}) {
+export async function obtainToken(
+  authUrl: string,
+  op: Operation,
+  {
+    checker,
+    client,
+  }: { checker?: Awaited<ReturnType<typeof createChecker>>; client?: Record<string, string> | undefined } = {},
+) {
   const base = String(authUrl);
   const url = new URL(op.path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
   const where = `${op.method.toUpperCase()} ${url}`;
-  const fail = (why) => new Error(`could not obtain a token from ${where}: ${why}`);
+  const fail = (why: string) => new Error(`could not obtain a token from ${where}: ${why}`);
   const { CONTRACT_CLIENT_ID: client_id, CONTRACT_CLIENT_SECRET: client_secret } = process.env;
-  let res;
+  let res: CappedAnswer;
   try {
     res = await cappedFetch(
       url,
       {
         method: op.method.toUpperCase(),
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', ...(client ?? { client_id, client_secret }) }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          ...((client ?? { client_id, client_secret }) as Record<string, string>),
+        }),
       },
       { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 },
     );
   } catch (error) {
-    throw fail(error.message);
+    throw fail((error as Error).message);
   }
   const text = res.body;
   if (res.statusCode !== 200) throw fail(`it answered ${res.statusCode}: ${text.slice(0, 300)}`);
   // Every token response is checked against the spec, not only the token operation's transaction.
   const response = res;
-  const problems = checker?.checkResponse(checker.findOperation(op.method, op.path), '200', response) ?? [];
+  const problems = checker?.checkResponse(checker.findOperation(op.method, op.path)!, '200', response) ?? [];
   if (problems.length) throw fail(`the token response of ${where} does not match the spec: ${problems.join('; ')}`);
-  let token;
+  let token: unknown;
   try {
     token = JSON.parse(text).data?.access_token;
   } catch {}

@@ -2,6 +2,8 @@
 // it runs, and whether it runs by default. `--checks` / `--exclude-checks` select them by name; the
 // phases read the selection from CONTRACT_CHECKS / CONTRACT_EXCLUDE_CHECKS. A problem found by a
 // check carries its name into every report.
+import { STATEMENT_CHECKS } from './checks/index';
+
 const CHECKS = [
   {
     name: 'status_code_conformance',
@@ -79,7 +81,7 @@ const CHECKS = [
     doc: 'Search and list results satisfy the filters and paging asked for: every item matches, perPage holds, totalItems and lastPage agree across pages.',
   },
   // The checks derived from the spec's behaviour statements (src/checks/, one file each).
-  ...require('./checks/index.cjs').STATEMENT_CHECKS.map((c) => ({ name: c.name, phases: ['fuzz'], doc: c.doc })),
+  ...STATEMENT_CHECKS.map((c) => ({ name: c.name, phases: ['fuzz'], doc: c.doc })),
   {
     name: 'state_unchanged',
     phases: ['examples'],
@@ -96,7 +98,7 @@ const CHECKS = [
 const NAMES = CHECKS.map((c) => c.name);
 
 /** Names from a comma-separated list; throws naming the unknown ones and the known ones. */
-function parseNames(list, option) {
+function parseNames(list: string | undefined, option: string) {
   const names = String(list ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -111,7 +113,15 @@ function parseNames(list, option) {
  * The set of checks that run: `checks` (default: every check not off by default, plus
  * max_response_time when a limit is set) minus `exclude`.
  */
-function selectChecks({ checks, exclude, maxResponseTime } = {}) {
+function selectChecks({
+  checks,
+  exclude,
+  maxResponseTime,
+}: {
+  checks?: string | undefined;
+  exclude?: string | undefined;
+  maxResponseTime?: unknown;
+} = {}) {
   const chosen = parseNames(checks, '--checks');
   const excluded = parseNames(exclude, '--exclude-checks');
   const base = chosen.length
@@ -133,7 +143,7 @@ function checksFromEnv(env = process.env) {
  * The check a problem of the spec's response check belongs to (@hosting-api/openapi/check words
  * its problems: "status …", "required header …", "Content-Type …", "body/…").
  */
-function checkOfProblem(problem) {
+function checkOfProblem(problem: string) {
   if (/^status \d+, expected|status not documented|^dredd: .*status/i.test(problem)) return 'status_code_conformance';
   if (/required header/.test(problem)) return 'response_headers_conformance';
   if (/content-type|a body \(\d+ bytes\) where the spec documents none|is not JSON/i.test(problem))
@@ -145,4 +155,4 @@ function checkOfProblem(problem) {
   return 'response_schema_conformance';
 }
 
-module.exports = { CHECKS, NAMES, selectChecks, checksFromEnv, checkOfProblem };
+export { CHECKS, checkOfProblem, checksFromEnv, NAMES, selectChecks };

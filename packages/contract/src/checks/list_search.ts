@@ -3,11 +3,14 @@
  * from an item's first search field; every item answered holds it in one of the fields (case
  * aside), and every item of the unsearched list that holds it exactly is answered.
  */
-const { fill, keyOf, readAll, valueAt, fail, pass, skip } = require('./support.cjs');
 
-const texts = (item, fields) => fields.map((f) => valueAt(item, f)).filter((v) => typeof v === 'string');
+import type { CheckContext, Json, Operation, Statement, StatementCheck } from '../types';
+import { fail, fill, keyOf, pass, readAll, skip, valueAt } from './support';
 
-async function checkSearch(ctx, op, statement) {
+const texts = (item: Json, fields: string[]) =>
+  fields.map((f) => valueAt(item, f)).filter((v) => typeof v === 'string');
+
+async function checkSearch(ctx: CheckContext, op: Operation, statement: Statement) {
   const all = await readAll(ctx, op);
   if (all.problem) return skip(statement, `the unsearched list: ${all.problem}`);
   const fields = statement.fields ?? [];
@@ -47,11 +50,11 @@ async function checkSearch(ctx, op, statement) {
   return pass(statement);
 }
 
-module.exports = {
+export default {
   name: 'list_search',
   kinds: ['search'],
   doc: 'A list search stated in x-list.search finds exactly the items that hold the text in one of its fields.',
-  async run(ctx, op) {
+  async run(ctx: CheckContext, op: Operation) {
     return op.list?.search ? [await checkSearch(ctx, op, op.list.search)] : [];
   },
-};
+} satisfies StatementCheck;

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // Dredd hooks for the contract gate. Dredd sends one request per documented response (its
 // "transactions") and checks the status code and Content-Type; these hooks
 //   - get a token from the target's token operation and authorise every request but the 401 ones,
@@ -9,12 +10,15 @@
 //   - validate every response body against the OpenAPI 3.1 schema with JSON Schema 2020-12 (Ajv),
 //     replacing Dredd's own body check, which compares only the keys of the first example.
 // Configuration comes from the environment that src/run.mjs sets (see README).
-const hooks = require('hooks');
-const { readFileSync, writeFileSync } = require('node:fs');
-const { createChecker, READ_VERBS } = require('./spec-check.cjs');
-const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
-const { cappedFetch, MAX_RESPONSE_BYTES } = require('./http-cap.cjs');
-const { createPlan } = require('./live-plan.cjs');
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import hooks from 'hooks';
+import { checkOfProblem, checksFromEnv } from './checks';
+import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
+import { createPlan } from './live-plan';
+import { createChecker, READ_VERBS } from './spec-check';
+import type { Json } from './types';
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -31,7 +35,7 @@ const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
 // Every request of the hooks' own gives up as Dredd's do (run.mjs always sets it: --request-timeout or its default).
 const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT);
 /** A request of the hooks' own: the run's deadline and size cap (http-cap.cjs). */
-const request = (url, init) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
+const request = (url: string, init) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
 const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
@@ -55,7 +59,7 @@ let checker;
 let requestToken; // cli.mjs obtainToken
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
-  ({ obtainToken: requestToken } = await import('./cli.mjs'));
+  ({ obtainToken: requestToken } = await import('./cli'));
   const model = await loadModel(env.CONTRACT_SPEC_JSON);
   specModel = model;
   checker = await createChecker(model);
@@ -112,7 +116,7 @@ const planResults = [];
 let specModel;
 
 /** A request of the plan's: the run's token, JSON both ways; answers {statusCode, json, body}. */
-async function planApi(method, path, body, accept = 'application/json') {
+async function planApi(method: string, path: string, body, accept = 'application/json') {
   const headers = { Accept: accept, Authorization: `Bearer ${token}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await request(new URL(path.replace(/^\//, ''), withSlash(BASE_URL)), {
@@ -172,7 +176,9 @@ async function finishPlan() {
       name: 'live plan: delete what the run created',
       outcome: problems.length ? 'fail' : 'pass',
       errors: problems.length ? problems : undefined,
-      failures: problems.length ? problems.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+      failures: problems.length
+        ? problems.map((message: string) => ({ check: 'state_unchanged', message }))
+        : undefined,
     });
   const { count, ms, budgetMs, timedOut } = plan.waits;
   console.log(
@@ -226,7 +232,7 @@ function lookup(transaction) {
 }
 
 /** Why this transaction is not run, or undefined to run it. */
-function skipReason(info, status, key, override, mediaType) {
+function skipReason(info, status, key: string, override, mediaType: string) {
   if (ONLY.length && !ONLY.includes(info.op.operationId) && !ONLY.includes(key)) {
     return 'not selected (CONTRACT_ONLY)';
   }
@@ -248,7 +254,7 @@ function skipReason(info, status, key, override, mediaType) {
   return `live: a ${status} depends on the target's state (give the request in CONTRACT_TARGET_DATA "requests": {"<operationId> ${status}": …})`;
 }
 
-function buildUri(info, status, transactionUri, override) {
+function buildUri(info, status, transactionUri: string, override) {
   const [, query = ''] = transactionUri.split('?');
   const values = { ...(data.params ?? {}), ...(override?.params ?? {}) };
   // In live mode a 404 is provoked with an id that does not exist (the last path parameter).
@@ -271,7 +277,7 @@ function buildUri(info, status, transactionUri, override) {
 }
 
 /** A value of a path parameter that names nothing on the target (live 404s without target data). */
-function missingValue(param) {
+function missingValue(param: Json) {
   const schema = param.schema ?? {};
   if (schema.format === 'email' || /email/.test(param.name)) return 'nobody-contract-gate@example.invalid';
   const types = [].concat(schema.type ?? 'string');
@@ -315,7 +321,7 @@ hooks.beforeEach((transaction, done) => {
   );
 });
 
-function beforeEach(transaction, done) {
+function beforeEach(transaction, done: boolean) {
   const info = lookup(transaction);
   const status = String(transaction.expected.statusCode);
   if (!info) {
@@ -372,7 +378,7 @@ function beforeEach(transaction, done) {
     });
 }
 
-function build(transaction, info, status, _mediaType, override, done) {
+function build(transaction, info, status, _mediaType: string, override, done: boolean) {
   // Where the request goes: the token operations live at the auth URL, the rest under the base URL.
   const root = TOKEN_OPERATIONS.has(info.op.operationId) ? AUTH_URL : BASE_URL;
   const uri = buildUri(info, status, transaction.request.uri, override);
@@ -445,7 +451,7 @@ async function prepare(override, headers) {
   }
 }
 
-async function send(method, url, body, authorised = false) {
+async function send(method: string, url: string, body, authorised = false) {
   const headers = { Accept: 'application/json' };
   if (authorised && token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -557,7 +563,7 @@ function resetRequest() {
 }
 
 /** What a download's media type promises: gzip data, or SQL text. */
-async function downloadProblems(transaction, mediaType) {
+async function downloadProblems(transaction, mediaType: string) {
   const real = await resend(transaction, { ...transaction.request.headers });
   const { bytes } = real;
   if (real.statusCode !== 200) return [`download: fetched again, it answered ${real.statusCode}`];
@@ -567,7 +573,7 @@ async function downloadProblems(transaction, mediaType) {
         `download: application/gzip, but the body does not start with the gzip magic bytes 1f 8b (${bytes.subarray(0, 4).toString('hex') || 'empty'})`,
       ];
     try {
-      require('node:zlib').gunzipSync(bytes);
+      gunzipSync(bytes);
     } catch (error) {
       return [`download: application/gzip, but the body is not a complete gzip stream (${error.message})`];
     }
@@ -589,7 +595,7 @@ async function downloadProblems(transaction, mediaType) {
 }
 
 /** Fails a transaction before it is sent; Dredd keeps only `true` in transaction.fail. */
-function failWith(transaction, message) {
+function failWith(transaction, message: string) {
   transaction.fail = message;
   if (transaction.contract) transaction.contract.error = message;
 }
@@ -768,7 +774,9 @@ hooks.afterAll((_transactions, done) => {
             status: '401',
             outcome: problems.length ? 'fail' : 'pass',
             errors: problems.length ? problems : undefined,
-            failures: problems.length ? problems.map((message) => ({ check: 'ignored_auth', message })) : undefined,
+            failures: problems.length
+              ? problems.map((message: string) => ({ check: 'ignored_auth', message }))
+              : undefined,
           });
       },
       (error) =>

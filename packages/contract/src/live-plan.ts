@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // The examples phase against a live target with no target data: what each transaction is sent to.
 //
 //   - Reads go to resources that exist: their ids are found through the list operations (the
@@ -15,7 +16,7 @@
 //     compared (the state diff): any change is a failure that says what changed.
 // State waits poll with backoff within one budget (CONTRACT_WAIT_BUDGET ms, default 180000), reported;
 // with CONTRACT_CONTROL_URL (the sandbox's control routes) the clock is moved on between polls.
-'use strict';
+import type { Json, Operation } from './types';
 
 /** Sites of their own for the writes that need a site in a given state (the state table, part 3). */
 const OWN_SITE = {
@@ -48,9 +49,10 @@ const MEDIA_ITEMS = {
 };
 const DELETE_RE = /^(delete|destroy|batchDestroy|remove)/;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fill = (path, params) => path.replace(/\{([^}]+)\}/g, (_, n) => encodeURIComponent(String(params[n])));
-const paramNames = (path) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const fill = (path: string, params) =>
+  path.replace(/\{([^}]+)\}/g, (_, n: number) => encodeURIComponent(String(params[n])));
+const paramNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
 
 /** The items of a list answer: `data` when it is a list, else the first list of objects inside `data`. */
 function itemsOf(json) {
@@ -62,7 +64,7 @@ function itemsOf(json) {
   return [];
 }
 
-function idOf(item, param, mediaType) {
+function idOf(item, param: Json, mediaType: string) {
   const field = ID_FIELDS[param]?.[mediaType];
   if (field) return item[field] ?? undefined;
   if (param.endsWith('_id')) return item.id ?? undefined;
@@ -94,7 +96,7 @@ function createPlan({
   const runEmail = `contract-${run}@example.com`;
 
   /** The collection (list path) of a parameter as it appears in `path`. */
-  function collectionOf(path, param) {
+  function collectionOf(path: string, param: Json) {
     const at = path.indexOf(`/{${param}}`);
     const prefix = path.slice(0, at);
     if (getPaths.has(prefix)) return prefix;
@@ -104,7 +106,7 @@ function createPlan({
 
   const lists = new Map();
   const unanswered = new Set(); // lists that did not answer 200
-  async function list(path) {
+  async function list(path: string) {
     if (!lists.has(path))
       lists.set(
         path,
@@ -123,7 +125,7 @@ function createPlan({
   }
 
   /** Every way to fill `path`'s parameters with existing ids (at most `max` per level). */
-  async function tuples(path, mediaType, max = 4, prefix = {}) {
+  async function tuples(path: string, mediaType: string, max = 4, prefix = {}) {
     const names = paramNames(path).filter((n) => !(n in prefix));
     if (!names.length) return [prefix];
     const [name] = names;
@@ -148,7 +150,7 @@ function createPlan({
   let active = 0;
   let activeSince = 0;
   const spent = () => waits.ms + (active ? Date.now() - activeSince : 0);
-  async function waitFor(what, probe) {
+  async function waitFor(what: string, probe) {
     const t0 = Date.now();
     waits.count += 1;
     if (stateless) return probe().catch(() => false);
@@ -171,7 +173,7 @@ function createPlan({
       if (--active === 0) waits.ms += Date.now() - activeSince;
     }
   }
-  const siteIn = (id, states) =>
+  const siteIn = (id: string, states) =>
     waitFor(`site ${id} ${states.join('/')}`, async () => {
       const r = await api('GET', `/sites/${id}`);
       return r.statusCode === 200 && states.includes(r.json?.data?.state);
@@ -182,7 +184,7 @@ function createPlan({
     const media = Object.values(o.operation.requestBody?.content ?? {})[0];
     return structuredClone(media?.example ?? Object.values(media?.examples ?? {})[0]?.value ?? {});
   };
-  const opAt = (method, path) => ops.find((o) => o.method === method && o.path === path);
+  const opAt = (method: string, path: string) => ops.find((o) => o.method === method && o.path === path);
   let siteCount = 0;
   async function createSite(extra = {}) {
     const createOp = opAt('post', '/sites');
@@ -199,7 +201,7 @@ function createPlan({
   }
 
   /** Creates one item in `collection` (POST on it, or on its /create) and finds its id in the list. */
-  async function createIn(collection, param, body) {
+  async function createIn(collection, param: Json, body) {
     const path = ops.find(
       (o) => o.method === 'post' && (o.path === collection || o.path === `${collection}/create`),
     )?.path;
@@ -320,7 +322,7 @@ function createPlan({
   const beforeAlerts = new Set();
   const chosen = new Map(); // read path template + media type → the parameters that answered 2xx
   /** Path parameters (and body changes) for a 2xx transaction; or {skip: reason}. */
-  async function resolve(o, mediaType) {
+  async function resolve(o, mediaType: string) {
     if (isRead(o) || o.method === 'get') {
       const key = `${o.path} ${mediaType}`;
       if (!chosen.has(key)) chosen.set(key, resolveRead(o, mediaType));
@@ -329,7 +331,7 @@ function createPlan({
     return resolveWrite(o);
   }
 
-  async function resolveRead(o, mediaType) {
+  async function resolveRead(o, mediaType: string) {
     const candidates = await tuples(o.path, mediaType);
     if (!paramNames(o.path).length) return { params: {} };
     // A list that did not answer: the spec's example ids, and the transaction shows what the target does.
@@ -429,7 +431,7 @@ function createPlan({
     if (o.operationId === 'updateAccountAddon')
       singletons.attached = itemsOf((await api('GET', '/account/addons/attached')).json);
   }
-  async function after(o, real, body) {
+  async function after(o, real: boolean, body) {
     let json;
     try {
       json = JSON.parse(real.body);
@@ -475,7 +477,7 @@ function createPlan({
   }
 
   /** DELETE `path` once the resource is no longer busy (a state ending in -ing); a problem or undefined. */
-  async function deleteWhenIdle(path) {
+  async function deleteWhenIdle(path: string) {
     await waitFor(`${path} idle before its delete`, async () => {
       const r = await api('GET', path);
       return r.statusCode !== 200 || !/ing$/.test(r.json?.data?.state ?? r.json?.data?.status ?? '');
@@ -515,7 +517,7 @@ function createPlan({
   }
 
   /** Whether the concrete `path` is an instance of `template`. */
-  function matches(template, path) {
+  function matches(template: Json, path: string) {
     const re = new RegExp(
       `^${template
         .split(/\{[^}]+\}/)
@@ -650,6 +652,6 @@ function createPlan({
 }
 
 /** Whether an operation changes every item of a list (those that existed before the run too). */
-const changesEveryItem = (operationId) => operationId in ALL_ITEMS;
+const changesEveryItem = (operationId: string) => operationId in ALL_ITEMS;
 
-module.exports = { createPlan, itemsOf, changesEveryItem };
+export { changesEveryItem, createPlan, itemsOf };

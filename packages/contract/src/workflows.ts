@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+
 // The contract gate's stateful half: runs the Arazzo workflows of spec/workflows with
 // `redocly respect` against the sandbox (started here) or a live target, and validates every
 // webhook delivery the target sends to the listener it runs. See README.md.
@@ -6,9 +7,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
+import type { Sandbox } from '@hosting-api/sandbox';
 import { parse as parseYaml } from 'yaml';
 import {
   obtainToken,
@@ -18,11 +21,11 @@ import {
   specFile,
   startGateSandbox,
   TOKEN_REFRESH_MS,
-} from './cli.mjs';
+} from './cli';
 
 const require = createRequire(import.meta.url);
 
-const HELP = `Usage: node src/workflows.mjs [--sandbox | --live] [--workflow IDS] [--report FILE]
+const HELP = `Usage: node dist/workflows.js [--sandbox | --live] [--workflow IDS] [--report FILE]
 
   --sandbox        (the default) start @hosting-api/sandbox (free port, frozen clock, webhooks to the gate's
                    listener) and run every workflow of spec/workflows
@@ -55,21 +58,36 @@ if (values.sandbox && values.live) usage('say one target: --sandbox (the default
 const target = values.live ? 'live' : 'sandbox';
 const started = Date.now();
 
-// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs ---------
+// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.ts ---------
 const spec = specFile(usage);
-let model;
+let model!: SpecModel;
 try {
   model = await loadModel(spec);
 } catch (error) {
-  usage(error.message);
+  usage((error as Error).message);
 }
 // The token operations (served at the auth URL, outside /v1) and their paths, from the spec.
 const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
-const { createChecker, exercisedResponse, READ_VERBS } = require('./spec-check.cjs');
-const { checkOfProblem } = require('./checks.cjs');
-const { cappedFetch } = require('./http-cap.cjs');
+
+import { checkOfProblem } from './checks';
+import { cappedFetch } from './http-cap';
+import { createChecker, exercisedResponse, READ_VERBS } from './spec-check';
+import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
+
+/** A workflow of the Arazzo files and what it needs of the target. */
+interface Workflow {
+  id: string;
+  file: string;
+  writes: boolean;
+  clock: boolean;
+  webhook: boolean;
+  sandboxOnly: boolean;
+  alerts: boolean;
+  inputs: string[];
+}
+
 const checker = await createChecker(model);
 
 // ---- the workflows -------------------------------------------------------------------------
@@ -84,8 +102,8 @@ if (!existsSync(dir)) usage(`no workflows folder: ${dir}`);
 const controlFile = join(dir, 'sandbox-control.openapi.yaml');
 if (!existsSync(controlFile)) usage(`no description of the control routes: ${controlFile}`);
 const CONTROL_OPERATIONS = new Set(
-  Object.values(parseYaml(readFileSync(controlFile, 'utf8')).paths ?? {}).flatMap((item) =>
-    Object.values(item).map((op) => op.operationId),
+  Object.values<Json>(parseYaml(readFileSync(controlFile, 'utf8')).paths ?? {}).flatMap((item) =>
+    Object.values<Json>(item).map((op) => op.operationId),
   ),
 );
 // File order is run order: auth last (its expired-token workflow moves the clock on by an hour).
@@ -94,7 +112,7 @@ const files = readdirSync(dir)
   .filter((f) => f.endsWith('.arazzo.yaml'))
   .sort(
     (a, b) =>
-      (ORDER.indexOf(a.split('.')[0]) + 1 || 99) - (ORDER.indexOf(b.split('.')[0]) + 1 || 99) || a.localeCompare(b),
+      (ORDER.indexOf(a.split('.')[0]!) + 1 || 99) - (ORDER.indexOf(b.split('.')[0]!) + 1 || 99) || a.localeCompare(b),
   )
   .map((f) => join(dir, f));
 // The workflows name the spec's source (`../openapi.yaml`), which an installed package does not
@@ -113,27 +131,30 @@ const runFiles = new Map(
     return [file, copy];
   }),
 );
-const workflows = [];
+const workflows: Workflow[] = [];
 for (const file of files) {
   const doc = parseYaml(readFileSync(file, 'utf8'));
   for (const wf of doc.workflows ?? []) {
-    const ops = (wf.steps ?? []).map((s) =>
-      String(s.operationId ?? '')
-        .split('.')
-        .pop(),
+    const ops = (wf.steps ?? []).map(
+      (s: Json) =>
+        String(s.operationId ?? '')
+          .split('.')
+          .pop()!,
     );
     workflows.push({
       id: wf.workflowId,
       file,
-      writes: ops.some((op) => !READ_VERBS.test(op) && !TOKEN_OPERATIONS.has(op) && !CONTROL_OPERATIONS.has(op)),
+      writes: ops.some(
+        (op: string) => !READ_VERBS.test(op) && !TOKEN_OPERATIONS.has(op) && !CONTROL_OPERATIONS.has(op),
+      ),
       clock: ops.includes('advanceSandboxClock'),
       webhook: ops.includes('waitForWebhook'),
       sandboxOnly: wf['x-sandbox-only'] === true,
       // Operations that change alerts the run did not cause (the first listed one, or all of
       // them), which no operation can put back.
-      alerts: ops.some((op) => /^(markAllAlertsRead|dismissAllAlerts|markAlertRead|dismissAlert)$/.test(op)),
+      alerts: ops.some((op: string) => /^(markAllAlertsRead|dismissAllAlerts|markAlertRead|dismissAlert)$/.test(op)),
       // The inputs it reads ($inputs.siteId, …): one the target lacks skips it.
-      inputs: [...new Set([...JSON.stringify(wf).matchAll(/\$inputs\.(\w+)/g)].map((m) => m[1]))],
+      inputs: [...new Set([...JSON.stringify(wf).matchAll(/\$inputs\.(\w+)/g)].map((m) => m[1]!))],
     });
   }
 }
@@ -148,15 +169,25 @@ for (const id of chosen)
 // ---- the webhook listener (also serves no-op control routes for live targets) ---------------
 const checkDelivery = checker.checkWebhook;
 
-const deliveries = [];
-const waiting = new Set();
-const envelope = (data) => JSON.stringify({ message: 'Success', data, errors: null });
+/** A webhook delivery the listener received, checked against the spec's `webhooks:`. */
+interface Delivery {
+  seq: number;
+  event: string;
+  valid: boolean;
+  errors: string[];
+  documented: boolean;
+  payload: unknown;
+}
+const deliveries: Delivery[] = [];
+const waiting = new Set<() => unknown>();
+const envelope = (data: unknown) => JSON.stringify({ message: 'Success', data, errors: null });
 const listener = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://listener');
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const json = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    const json = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
     if (req.method === 'POST' && /^\/hooks(\/[^/]+)?$/.test(url.pathname)) {
       const event =
         url.pathname.split('/')[2] ?? req.headers['x-hosting-event'] ?? url.searchParams.get('event') ?? 'unnamed';
@@ -176,8 +207,8 @@ const listener = http.createServer((req, res) => {
     // findItem: the one item of `items` whose fields equal every value of `where` (Arazzo 1.0
     // outputs are JSON Pointers only, so a workflow cannot pick a list item by its content).
     if (req.method === 'POST' && url.pathname === '/find') {
-      let items;
-      let where;
+      let items: unknown;
+      let where: unknown;
       try {
         ({ items, where } = JSON.parse(Buffer.concat(chunks).toString('utf8')));
       } catch {}
@@ -189,7 +220,7 @@ const listener = http.createServer((req, res) => {
     }
     const m = /^\/deliveries\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && m) {
-      const event = decodeURIComponent(m[1]);
+      const event = decodeURIComponent(m[1]!);
       const after = Number(url.searchParams.get('after') ?? 0);
       const deadline = Date.now() + Math.min(Number(url.searchParams.get('wait') ?? 0), 60) * 1000;
       const find = () => deliveries.filter((d) => d.event === event && d.seq > after).pop();
@@ -224,22 +255,22 @@ const webhookPort =
   target === 'live' && process.env.CONTRACT_WEBHOOK_PORT ? Number(process.env.CONTRACT_WEBHOOK_PORT) : 0;
 if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535)
   usage(`CONTRACT_WEBHOOK_PORT is not a port: ${process.env.CONTRACT_WEBHOOK_PORT}`);
-await new Promise((ok, fail) => {
+await new Promise<void>((ok, fail) => {
   listener.once('error', (e) => fail(usage(`the webhook listener cannot bind port ${webhookPort}: ${e.message}`)));
   listener.listen(webhookPort, process.env.CONTRACT_WEBHOOK_HOST ?? '127.0.0.1', ok);
 });
-const listenerUrl = `http://127.0.0.1:${listener.address().port}`;
+const listenerUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
 
 // ---- the target ------------------------------------------------------------------------------
-let baseUrl;
-let authUrl;
-let controlUrl;
-let sandbox;
-let receivesWebhooks;
+let baseUrl: string;
+let authUrl: string;
+let controlUrl: string;
+let sandbox: Sandbox | undefined;
+let receivesWebhooks: boolean;
 /** What a live target lacks when an input is null. */
-const INPUT_NEEDS = { notesSiteId: 'a site with at least two notes to page through' };
+const INPUT_NEEDS: Record<string, string> = { notesSiteId: 'a site with at least two notes to page through' };
 // The sandbox's ids (it is reset before the run); a live target's are found through its lists.
-let inputs = {
+let inputs: Record<string, number | null> = {
   notEnrolledSiteId: 123461,
   zoneId: 5501,
   siteId: 123456,
@@ -248,8 +279,8 @@ let inputs = {
   scratchSiteId: 123456,
   scratchSiteId2: 123457,
 };
-let givenInputs = {};
-const scratchSites = [];
+let givenInputs: Record<string, number | null> = {};
+const scratchSites: number[] = [];
 if (target === 'sandbox') {
   sandbox = await startGateSandbox(usage, { webhookUrl: `${listenerUrl}/hooks` });
   baseUrl = sandbox.url;
@@ -261,8 +292,8 @@ if (target === 'sandbox') {
     'contract:workflows --live',
     'Workflows that change the target run only with CONTRACT_ALLOW_WRITES=1.',
   );
-  baseUrl = process.env.CONTRACT_BASE_URL.replace(/\/$/, '');
-  authUrl = process.env.CONTRACT_AUTH_URL.replace(/\/$/, '');
+  baseUrl = process.env.CONTRACT_BASE_URL!.replace(/\/$/, '');
+  authUrl = process.env.CONTRACT_AUTH_URL!.replace(/\/$/, '');
   controlUrl = process.env.CONTRACT_CONTROL_URL?.replace(/\/$/, '') ?? listenerUrl;
   receivesWebhooks = Boolean(process.env.CONTRACT_WEBHOOK_PORT);
   if (process.env.CONTRACT_WORKFLOW_INPUTS) {
@@ -270,7 +301,7 @@ if (target === 'sandbox') {
       givenInputs = JSON.parse(process.env.CONTRACT_WORKFLOW_INPUTS);
       inputs = { ...inputs, ...givenInputs };
     } catch (error) {
-      usage(`CONTRACT_WORKFLOW_INPUTS is not a JSON object: ${error.message}`);
+      usage(`CONTRACT_WORKFLOW_INPUTS is not a JSON object: ${(error as Error).message}`);
     }
   }
 }
@@ -280,15 +311,15 @@ const hasControl = target === 'sandbox' || Boolean(process.env.CONTRACT_CONTROL_
 // The recorder: respect talks to the API through it; it forwards each request to the target and
 // checks every response against the spec (status documented, Content-Type, 3.1 schema), exactly
 // as the Dredd hooks check a transaction.
-const schemaProblems = [];
+const schemaProblems: string[] = [];
 let checkedResponses = 0;
 const exercised = new Set(); // "<operationId> <status>" answered and checked without a problem, for the coverage
 const recorder = http.createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', async () => {
     const path = req.url ?? '/';
-    const to = model.authPaths.includes(path.split('?')[0]) ? `${authUrl}${path}` : `${baseUrl}${path}`;
+    const to = model.authPaths.includes(path.split('?')[0]!) ? `${authUrl}${path}` : `${baseUrl}${path}`;
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
     );
@@ -296,31 +327,31 @@ const recorder = http.createServer((req, res) => {
     // expire mid-run. Tokens a workflow obtained itself pass as they are.
     if (headers.authorization === `Bearer ${inputToken}` && Date.now() - tokenAt > TOKEN_REFRESH_MS) {
       try {
-        token = await obtainToken(authUrl, tokenOp, { checker });
+        token = await obtainToken(authUrl, tokenOp!, { checker });
         tokenAt = Date.now();
       } catch {}
     }
     if (headers.authorization === `Bearer ${inputToken}`) headers.authorization = `Bearer ${token}`;
-    let answer;
+    let answer: CappedAnswer;
     try {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      // http-cap.cjs: a wall-clock deadline for the whole answer, a size cap, no redirect followed.
+      // http-cap.ts: a wall-clock deadline for the whole answer, a size cap, no redirect followed.
       answer = await cappedFetch(to, { method: req.method, headers, body }, { deadline: REQUEST_TIMEOUT_MS });
     } catch (error) {
       res
         .writeHead(502, { 'content-type': 'text/plain' })
-        .end(`the gate's recorder got no answer from ${to}: ${error.message}`);
-      schemaProblems.push(`${req.method} ${path}: no answer from the target (${error.message})`);
+        .end(`the gate's recorder got no answer from ${to}: ${(error as Error).message}`);
+      schemaProblems.push(`${req.method} ${path}: no answer from the target (${(error as Error).message})`);
       return;
     }
     const bytes = answer.bytes;
-    const out = {};
+    const out: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(answer.headers))
       if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k))
         out[k] = v;
     res.writeHead(answer.statusCode, out).end(bytes);
-    const pathname = path.split('?')[0];
-    const info = checker.findOperation(req.method, pathname);
+    const pathname = path.split('?')[0]!;
+    const info = checker.findOperation(req.method!, pathname);
     if (!info) return void schemaProblems.push(`${req.method} ${pathname}: no such operation in the spec`);
     checkedResponses += 1;
     const status = String(answer.statusCode);
@@ -332,24 +363,24 @@ const recorder = http.createServer((req, res) => {
     if (key) exercised.add(key);
   });
 });
-await new Promise((ok) => recorder.listen(0, '127.0.0.1', ok));
-const recorderUrl = `http://127.0.0.1:${recorder.address().port}`;
+await new Promise<void>((ok) => recorder.listen(0, '127.0.0.1', ok));
+const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
 
 async function stopAll() {
   await sandbox?.stop();
-  await new Promise((done) => listener.close(() => done()));
-  await new Promise((done) => recorder.close(() => done()));
+  await new Promise<void>((done) => listener.close(() => done()));
+  await new Promise<void>((done) => recorder.close(() => done()));
 }
 
 // A token for the workflows (the token workflows get and revoke their own).
-let token;
-let inputToken;
+let token: string;
+let inputToken: string;
 let tokenAt = Date.now();
 try {
-  token = await obtainToken(authUrl, tokenOp, { checker });
+  token = await obtainToken(authUrl, tokenOp!, { checker });
   inputToken = token;
 } catch (error) {
-  process.stderr.write(`contract:workflows: ${error.message}\n`);
+  process.stderr.write(`contract:workflows: ${(error as Error).message}\n`);
   await stopAll();
   process.exit(3); // the target is unreachable or refuses the credentials
 }
@@ -358,7 +389,7 @@ try {
 // unless CONTRACT_WORKFLOW_INPUTS gives them: its first zone, and a site whose git configuration
 // answers 422 (not enrolled in the git integration).
 if (target === 'live') {
-  const read = async (path) => {
+  const read = async (path: string) => {
     try {
       const r = await cappedFetch(
         `${baseUrl}${path}`,
@@ -376,7 +407,7 @@ if (target === 'live') {
   }
   const sites = ((await read('/sites')).json?.data ?? []).slice(0, 30);
   if (givenInputs.siteId === undefined && sites.length)
-    inputs.siteId = (sites.find((x) => x.state === 'live') ?? sites[0]).id;
+    inputs.siteId = (sites.find((x: Json) => x.state === 'live') ?? sites[0]).id;
   if (givenInputs.notesSiteId === undefined) {
     inputs.notesSiteId = null;
     for (const site of sites) {
@@ -389,12 +420,12 @@ if (target === 'live') {
   }
   if (givenInputs.dnsSiteId === undefined) {
     const records = (await read(`/zones/${inputs.zoneId}/records`)).json?.data?.records ?? [];
-    const attached = records.find((r) => r.siteId != null);
+    const attached = records.find((r: Json) => r.siteId != null);
     if (attached) inputs.dnsSiteId = attached.siteId;
   }
   // Sites the workflows may change (a collaborator added): created here, deleted after the run.
   if (allowWrites && givenInputs.scratchSiteId === undefined) {
-    const ids = [];
+    const ids: number[] = [];
     for (const n of [1, 2]) {
       try {
         const r = await cappedFetch(
@@ -421,7 +452,7 @@ if (target === 'live') {
         if (id != null) ids.push(id);
       } catch {}
     }
-    if (ids.length === 2) [inputs.scratchSiteId, inputs.scratchSiteId2] = ids;
+    if (ids.length === 2) [inputs.scratchSiteId, inputs.scratchSiteId2] = ids as [number, number];
     scratchSites.push(...ids);
   }
   if (givenInputs.notEnrolledSiteId === undefined)
@@ -433,17 +464,17 @@ if (target === 'live') {
 }
 
 // ---- which workflows run -------------------------------------------------------------------
-const skipped = [];
-const run = [];
+const skipped: { id: string; reason: string }[] = [];
+const run: Workflow[] = [];
 for (const wf of workflows) {
   if (chosen.length && !chosen.includes(wf.id)) continue;
-  let reason;
+  let reason: string | undefined;
   if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
   else if (wf.writes && !allowWrites) reason = 'changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
   else if (wf.webhook && !receivesWebhooks)
     reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
   else if (wf.inputs.some((name) => inputs[name] === null))
-    reason = `live: the target has no ${wf.inputs.filter((name) => inputs[name] === null).join(', ')} (${INPUT_NEEDS[wf.inputs.find((name) => inputs[name] === null)] ?? 'see the workflow'})`;
+    reason = `live: the target has no ${wf.inputs.filter((name) => inputs[name] === null).join(', ')} (${INPUT_NEEDS[wf.inputs.find((name) => inputs[name] === null)!] ?? 'see the workflow'})`;
   else if (wf.alerts && !hasControl)
     reason =
       'live: reads or dismisses alerts that existed before the run, which cannot be put back (needs CONTRACT_CONTROL_URL: a target the run may reset)';
@@ -464,7 +495,7 @@ const runId = Date.now().toString(36);
 let code = 0;
 if (run.length && target === 'sandbox') await fetch(`${controlUrl}/__sandbox/reset`, { method: 'POST' });
 // One `respect` run for every file with a workflow to run; the others are named with --skip.
-const reports = [];
+const reports: string[] = [];
 const batches = [files.filter((f) => run.some((w) => w.file === f))];
 for (const batch of batches) {
   if (!batch.length) continue;
@@ -474,7 +505,7 @@ for (const batch of batches) {
   const args = [
     redocly,
     'respect',
-    ...batch.map((file) => runFiles.get(file)),
+    ...batch.map((file) => runFiles.get(file)!),
     ...skip.flatMap((w) => ['--skip', w.id]),
     ...['api', recorderUrl, 'auth', recorderUrl, 'control', controlUrl, 'listener', listenerUrl].flatMap((v, i, a) =>
       i % 2 ? [] : ['--server', `${v}=${a[i + 1]}`],
@@ -499,18 +530,18 @@ for (const batch of batches) {
     String(REQUEST_TIMEOUT_MS + 1000),
     ...(process.env.CONTRACT_VERBOSE ? ['--verbose'] : []),
   ];
-  const status = await new Promise((done) => {
+  const status = await new Promise<number>((done) => {
     const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', NODE_NO_WARNINGS: '1', NO_COLOR: '1' },
     });
     // Respect's report, without Redocly's Node 20 banner.
-    child.stdout.on('data', (c) => process.stdout.write(c));
-    child.stderr.on('data', (c) => {
+    child.stdout.on('data', (c: Buffer) => process.stdout.write(c));
+    child.stderr.on('data', (c: Buffer) => {
       const text = c
         .toString()
         .split('\n')
-        .filter((l) => !/[║╔╚]/.test(l))
+        .filter((l: string) => !/[║╔╚]/.test(l))
         .join('\n');
       if (text.trim()) process.stderr.write(text);
     });
@@ -520,7 +551,7 @@ for (const batch of batches) {
 }
 // The scratch sites go when they are no longer busy (a deploy or a collaborator batch running).
 for (const id of scratchSites) {
-  const call = (method) =>
+  const call = (method: string) =>
     cappedFetch(
       `${baseUrl}/sites/${id}`,
       { method, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
@@ -536,18 +567,28 @@ for (const id of scratchSites) {
 await stopAll();
 
 // ---- summary -------------------------------------------------------------------------------
-const outcome = new Map();
-const detail = new Map(); // workflowId → {ms, failures, expected, actual, request} from respect's report
+/** What respect's report says of a workflow that ran. */
+interface WorkflowDetail {
+  ms: number;
+  failures: Failure[];
+  expected: unknown;
+  actual: unknown;
+  request: Req | undefined;
+}
+const outcome = new Map<string, string>();
+const detail = new Map<string, WorkflowDetail>(); // workflowId → {ms, failures, expected, actual, request} from respect's report
 for (const jsonOut of reports.filter((f) => existsSync(f))) {
   const report = JSON.parse(readFileSync(jsonOut, 'utf8'));
-  for (const file of Object.values(report.files ?? {})) {
+  for (const file of Object.values<Json>(report.files ?? {})) {
     for (const wf of file.executedWorkflows ?? []) {
       outcome.set(wf.workflowId, wf.status === 'success' ? 'pass' : 'fail');
-      const step = (wf.executedSteps ?? []).find((s) => s.checks?.some((c) => !c.passed && c.severity === 'error'));
-      const failing = step?.checks.filter((c) => !c.passed && c.severity === 'error') ?? [];
+      const step = (wf.executedSteps ?? []).find((s: Json) =>
+        s.checks?.some((c: Json) => !c.passed && c.severity === 'error'),
+      );
+      const failing = step?.checks.filter((c: Json) => !c.passed && c.severity === 'error') ?? [];
       detail.set(wf.workflowId, {
         ms: Math.round(wf.totalTimeMs ?? 0),
-        failures: failing.map((c) => ({
+        failures: failing.map((c: Json) => ({
           check: 'workflow_success',
           message:
             `step ${step.stepId}: ${c.name}: ${c.condition ?? ''} ${c.message ? `(${c.message.replace(/\s+/g, ' ').slice(0, 300)})` : ''}`.trim(),
@@ -588,7 +629,7 @@ if (target === 'live' && !hasControl)
       outcome.set(w.id, 'late');
       skipped.push({
         id: w.id,
-        reason: `live, no control URL: the in-between state was over before it was read (${d.failures[0].message.slice(0, 160)})`,
+        reason: `live, no control URL: the in-between state was over before it was read (${d!.failures[0]!.message.slice(0, 160)})`,
       });
     }
   }
@@ -629,7 +670,7 @@ if (values.report) {
   );
 }
 if (values.results) {
-  const byId = (w, outcome, more) => ({
+  const byId = (w: Workflow, outcome: string, more?: object) => ({
     key: w.id,
     name: w.id,
     check: 'workflow_success',
@@ -638,8 +679,8 @@ if (values.results) {
     ms: detail.get(w.id)?.ms,
     ...more,
   });
-  const failedWith = (w) => {
-    const d = detail.get(w.id) ?? {};
+  const failedWith = (w: Workflow) => {
+    const d: Partial<WorkflowDetail> = detail.get(w.id) ?? {};
     const failures = d.failures?.length
       ? d.failures
       : [{ check: 'workflow_success', message: `workflow ${w.id} failed: see its steps in the output` }];
@@ -668,7 +709,7 @@ if (values.results) {
       name: `webhook ${d.event} #${d.seq}`,
       check: 'webhook_conformance',
       outcome: 'fail',
-      failures: d.errors.map((message) => ({ check: 'webhook_conformance', message })),
+      failures: d.errors.map((message: string) => ({ check: 'webhook_conformance', message })),
       errors: d.errors,
     })),
   ];

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
+
 // The gate's examples phase: runs Dredd with hooks.cjs against the mock or a live target and
 // prints what was tested. Started by main.mjs (hosting-api-contract examples); see README.md.
 import { spawn } from 'node:child_process';
@@ -8,14 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel, METHODS } from '@hosting-api/openapi/model';
-import {
-  obtainToken,
-  parseCommandLine,
-  REQUEST_TIMEOUT_MS,
-  requireLiveVars,
-  specFile,
-  startGateSandbox,
-} from './cli.mjs';
+import { obtainToken, parseCommandLine, REQUEST_TIMEOUT_MS, requireLiveVars, specFile, startGateSandbox } from './cli';
+import type { Json } from './types';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -146,7 +142,7 @@ const onlyIds = only
 let dreddInput = specForDredd;
 if (onlyIds.length) {
   const full = model.document;
-  const selected = model.operations.filter((o) => onlyIds.some((id) => id.split(' ')[0] === o.operationId));
+  const selected = model.operations.filter((o) => onlyIds.some((id: string) => id.split(' ')[0] === o.operationId));
   const paths = {};
   for (const [path, item] of Object.entries(full.paths)) {
     const kept = Object.fromEntries(
@@ -164,10 +160,10 @@ if (onlyIds.length) {
 }
 
 /** The components that `paths` reach through $refs (transitively): Dredd parses all it is given. */
-function reachable(document, paths) {
+function reachable(document: Json, paths) {
   const kept = {};
   const seen = new Set();
-  const walk = (node) => {
+  const walk = (node: Json) => {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!node || typeof node !== 'object') return;
     const ref = node.$ref;
@@ -228,7 +224,7 @@ const operationIds = new Set(documented.map((k) => k.split(' ')[0]));
 const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')).results : [];
 rmSync(work, { recursive: true, force: true });
 
-const by = (outcome) => results.filter((r) => r.outcome === outcome);
+const by = (outcome: string) => results.filter((r) => r.outcome === outcome);
 const passed = by('pass');
 const failed = by('fail');
 const skipped = by('skip');
@@ -241,7 +237,7 @@ const exercisedOps = new Set(passed.map((r) => r.operationId));
 // Coverage: documented responses (of the selected operations) with a passing transaction that
 // checked something (a list that came back empty checked no item).
 const inScope = onlyIds.length
-  ? documented.filter((k) => onlyIds.some((id) => id === k || id === k.split(' ')[0]))
+  ? documented.filter((k) => onlyIds.some((id: string) => id === k || id === k.split(' ')[0]))
   : documented;
 const exercised = new Set(passed.filter((r) => !r.empty).map((r) => r.key));
 const covered = inScope.filter((k) => exercised.has(k)).length;

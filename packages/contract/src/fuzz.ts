@@ -1,13 +1,16 @@
 #!/usr/bin/env node
+// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 // The gate's generated-input phase: seeded fast-check inputs for every operation, checked by the
 // fuzz checks of checks.cjs (negative_data_rejection, positive_data_acceptance, use_after_delete,
 // ensure_resource_availability, filter_semantics, ignored_auth, max_response_time) and by the
 // response checks (status, Content-Type, headers, 3.1 schema) on every answer. Started by main.mjs.
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import fc from 'fast-check';
+import { checkOfProblem, checksFromEnv } from './checks';
+import { STATEMENT_CHECKS, statementCoverage } from './checks/index';
 import {
   obtainToken,
   parseCommandLine,
@@ -16,15 +19,12 @@ import {
   specFile,
   startGateSandbox,
   TOKEN_REFRESH_MS,
-} from './cli.mjs';
-import { bodyMutations, breaking, valid } from './generate.mjs';
-
-const require = createRequire(import.meta.url);
-const { checksFromEnv, checkOfProblem } = require('./checks.cjs');
-const { changesEveryItem } = require('./live-plan.cjs');
-const { cappedFetch } = require('./http-cap.cjs');
-const { createChecker, exercisedResponse, READ_VERBS } = require('./spec-check.cjs');
-const { STATEMENT_CHECKS, statementCoverage } = require('./checks/index.cjs');
+} from './cli';
+import { bodyMutations, breaking, valid } from './generate';
+import { cappedFetch } from './http-cap';
+import { changesEveryItem } from './live-plan';
+import { createChecker, exercisedResponse, READ_VERBS } from './spec-check';
+import type { Json, Operation, Req, Res } from './types';
 
 const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 
@@ -107,18 +107,18 @@ console.log(
 );
 
 // ---- requests ------------------------------------------------------------------------------
-const isRead = (op) => op.method === 'get' || READ_VERBS.test(op.operationId);
+const isRead = (op: Operation) => op.method === 'get' || READ_VERBS.test(op.operationId);
 const byPath = new Map(model.operations.map((o) => [`${o.method} ${o.path}`, o]));
-const jsonBody = (op) => op.requestBody?.content?.['application/json'];
-const example = (media) => media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+const jsonBody = (op: Operation) => op.requestBody?.content?.['application/json'];
+const example = (media: Json) => media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
 const paramExample = (p) =>
   p.example ?? Object.values(p.examples ?? {})[0]?.value ?? p.schema?.example ?? p.schema?.examples?.[0];
 
 /** The request of `op`: path parameters from `over`, CONTRACT_FUZZ_PARAMS or the spec's examples. */
-function requestOf(op, { path: over = {}, query = {}, body, auth = 'token' } = {}) {
+function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 'token' } = {}) {
   const url = new URL(
     op.path
-      .replace(/\{([^}]+)\}/g, (_, name) =>
+      .replace(/\{([^}]+)\}/g, (_, name: string) =>
         encodeURIComponent(
           String(
             over[name] ??
@@ -146,7 +146,7 @@ function requestOf(op, { path: over = {}, query = {}, body, auth = 'token' } = {
 
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
 /** One request (http-cap.cjs: a wall-clock deadline for the whole answer, a size cap). */
-async function send(req) {
+async function send(req: Req) {
   // The run's token is renewed when it gets old (TOKEN_REFRESH_MS): a target's tokens may expire mid-run.
   if (token && req.headers.Authorization === `Bearer ${token}` && Date.now() - tokenAt > TOKEN_REFRESH_MS) {
     token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
@@ -169,7 +169,7 @@ async function send(req) {
 /** The documented responses ("<operationId> <status>") this phase got and checked, for the coverage. */
 const exercised = new Set();
 /** Problems of an answer by check: the response checks, then max_response_time. */
-function responseFailures(op, res, { expect } = {}) {
+function responseFailures(op: Operation, res: Res, { expect } = {}) {
   const problems = checker.checkResponse({ op: op.operation }, expect ?? String(res.status), {
     statusCode: res.status,
     headers: res.headers,
@@ -187,14 +187,14 @@ const reset = () => (sandbox ? sandbox.reset() : undefined);
 const results = [];
 // The run's own token is shown as $TOKEN (the reproducers get it first); any other token a probe
 // sent (a garbage one, none) is shown as it was, so that the reproducer replays the probe.
-const masked = (req) => ({
+const masked = (req: Req) => ({
   ...req,
   headers: {
     ...req.headers,
     ...(req.headers?.Authorization === `Bearer ${token}` ? { Authorization: 'Bearer $TOKEN' } : {}),
   },
 });
-function record(check, op, name, outcome, more = {}) {
+function record(check, op: Operation, name: string, outcome: string, more = {}) {
   results.push({
     phase: 'fuzz',
     check,
@@ -206,14 +206,14 @@ function record(check, op, name, outcome, more = {}) {
     request: more.request && masked(more.request),
   });
 }
-const skip = (check, op, reason) =>
+const skip = (check, op: Operation, reason: string) =>
   CHECKS.has(check) && record(check, op, `${check} ${op.operationId}`, 'skip', { reason });
 
 /**
  * Runs a property with fast-check: `attempt(input)` returns the failures of one input ([] passes).
  * A failing input is shrunk, then replayed once for the record (its request and answer).
  */
-async function property(check, op, arbitrary, attempt) {
+async function property(check, op: Operation, arbitrary, attempt: number) {
   // Each operation and check has a seed of its own, so --only replays the same inputs as the full run.
   const index = [...`${check} ${op.operationId}`].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0);
   const t0 = Date.now();
@@ -253,7 +253,7 @@ async function property(check, op, arbitrary, attempt) {
 }
 
 /** The read that shows whether a write changed something: GET of the same path, else of its parent. */
-function readOf(op) {
+function readOf(op: Operation) {
   if (op.method === 'get') return op;
   let path = op.path;
   while (path) {
@@ -263,7 +263,7 @@ function readOf(op) {
   }
   return undefined;
 }
-const snapshot = async (read) => (read ? (await send(requestOf(read))).text : undefined);
+const snapshot = async (read: Operation | undefined) => (read ? (await send(requestOf(read))).text : undefined);
 
 // ---- the checks ----------------------------------------------------------------------------
 // ("<operationId> <status>" selects a response for the examples phase; here, its operation.)
@@ -280,7 +280,7 @@ const created = new Map(); // path parameter name → ids the run created (live 
 const writtenPath = (more = {}) => ({ ...(live && writeParams ? writeParams : {}), ...more });
 
 /** Live runs change only what they created: the last path parameter must be one of those. */
-function writeAllowed(op) {
+function writeAllowed(op: Operation) {
   if (isRead(op)) return { ok: true };
   if (!allowWrites) return { ok: false, reason: 'changes the target; give --allow-writes to run it' };
   if (!live) return { ok: true };
@@ -298,7 +298,7 @@ function writeAllowed(op) {
     : { ok: false, reason: `touches a ${last} the run did not create` };
 }
 
-async function negativeDataRejection(op) {
+async function negativeDataRejection(op: Operation) {
   const media = jsonBody(op);
   const base = example(media) ?? {};
   const documented4xx = Object.keys(op.responses).filter((s) => /^4\d\d$/.test(s) && s !== '401' && s !== '403');
@@ -380,7 +380,7 @@ function whatChanged(before, after) {
   return out.join('; ') || 'the same JSON, different text';
 }
 
-async function positiveDataAcceptance(op) {
+async function positiveDataAcceptance(op: Operation) {
   const allowed = writeAllowed(op);
   if (!allowed.ok) return skip('positive_data_acceptance', op, allowed.reason);
   const media = jsonBody(op);
@@ -416,7 +416,7 @@ async function positiveDataAcceptance(op) {
   });
 }
 
-async function ignoredAuth(op) {
+async function ignoredAuth(op: Operation) {
   if (!op.requiresToken || !('401' in op.responses)) return;
   if (!isRead(op) && !allowWrites) return skip('ignored_auth', op, 'changes the target; give --allow-writes to run it');
   const t0 = Date.now();
@@ -443,9 +443,9 @@ async function ignoredAuth(op) {
 }
 
 /** The id of a created resource in a create's answer: `data.id`, or the path parameter's field. */
-const idOf = (res, param) => res.json?.data?.id ?? res.json?.data?.[param.replace(/_id$/, 'Id')];
+const idOf = (res: Res, param: Json) => res.json?.data?.id ?? res.json?.data?.[param.replace(/_id$/, 'Id')];
 
-async function ensureResourceAvailability(op) {
+async function ensureResourceAvailability(op: Operation) {
   const itemPath = [...byPath.values()].find(
     (o) => o.method === 'get' && o.path.startsWith(`${op.path}/{`) && !o.path.slice(op.path.length + 1).includes('/'),
   );
@@ -457,7 +457,7 @@ async function ensureResourceAvailability(op) {
   await reset();
   const req = requestOf(op, { body: example(jsonBody(op)) });
   const res = await send(req);
-  const fail = (message, more = {}) =>
+  const fail = (message: string, more = {}) =>
     record('ensure_resource_availability', op, `ensure_resource_availability ${op.operationId}`, 'fail', {
       ms: Date.now() - t0,
       failures: [{ check: 'ensure_resource_availability', message }],
@@ -495,7 +495,7 @@ async function ensureResourceAvailability(op) {
   });
 }
 
-async function useAfterDelete(op) {
+async function useAfterDelete(op: Operation) {
   const read = byPath.get(`get ${op.path}`);
   if (op.method !== 'delete' || !read) return;
   const allowed = writeAllowed(op);
@@ -538,14 +538,14 @@ function itemsOf(json) {
 }
 
 /** The query that asks for a page: per_page and page, and paginate=true where the list is whole unless asked. */
-const pageQuery = (op, perPage, page) => ({
+const pageQuery = (op: Operation, perPage: number, page) => ({
   ...(op.parameters.some((p) => p.name === 'paginate') ? { paginate: true } : {}),
   per_page: perPage,
   page,
 });
 
 /** Every item of a paged list (per_page 50, at most 20 pages), or of an unpaged one. */
-async function walk(op, { query = {}, body, path } = {}) {
+async function walk(op: Operation, { query = {}, body, path } = {}) {
   const paged = op.parameters.some((p) => p.name === 'per_page');
   const items = [];
   for (let page = 1; page <= 20; page++) {
@@ -565,7 +565,7 @@ async function walk(op, { query = {}, body, path } = {}) {
 }
 
 /** Paging: perPage holds, totalItems and lastPage agree, the pages add up without repeats. */
-async function pagingProblems(op, { query = {}, body } = {}) {
+async function pagingProblems(op: Operation, { query = {}, body } = {}) {
   const problems = [];
   const ids = [];
   let total;
@@ -621,7 +621,7 @@ const FILTERS = {
     }),
 };
 
-async function filterSemantics(op) {
+async function filterSemantics(op: Operation) {
   const paged = op.parameters.some((p) => p.name === 'per_page') || jsonBody(op)?.schema?.properties?.per_page;
   if (!isRead(op) || !paged) return;
   const t0 = Date.now();
@@ -659,7 +659,7 @@ const FIRST_WRITES = ['connectSiteGitRepository'];
 const order = (o) => (isRead(o) ? 0 : o.method === 'delete' ? 2 : FIRST_WRITES.includes(o.operationId) ? 0.5 : 1);
 const sorted = [...operations].sort((a, b) => order(a) - order(b));
 /** Runs one check of one operation; a request that got no answer fails that check, and the run goes on. */
-async function guarded(check, op, run) {
+async function guarded(check, op: Operation, run) {
   if (!CHECKS.has(check)) return;
   try {
     await run(op);
@@ -675,7 +675,7 @@ const statementContext = {
   allowWrites,
   authUrl,
   client: { id: process.env.CONTRACT_CLIENT_ID, secret: process.env.CONTRACT_CLIENT_SECRET },
-  request: (op, options) => requestOf(op, options),
+  request: (op: Operation, options) => requestOf(op, options),
   // Live: the path parameters of what the run made (the resources \`check\` created for the fuzz
   // phase's writes), so that a write and the read of its effect address the same resource.
   writePath: live && writeParams ? writeParams : undefined,
@@ -684,7 +684,7 @@ const statementContext = {
 };
 const statementCases = [];
 /** Runs one statement check on one operation: a case per statement, named by its source. */
-async function statementCheck(check, op) {
+async function statementCheck(check, op: Operation) {
   if (!CHECKS.has(check.name)) return;
   const t0 = Date.now();
   let cases;

@@ -3,10 +3,11 @@
 // a schema declares (negative_data_rejection). fast-check shrinks a failing input towards the
 // simplest one of its arbitrary: the smallest value above a maximum, the empty string, …
 import fc from 'fast-check';
+import type { Breaking, Json, Mutation } from './types';
 
-const types = (schema) => (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
+const types = (schema: Json) => (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
 
-const FORMATS = {
+const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
   email: () => fc.emailAddress(),
   uri: () => fc.webUrl(),
   url: () => fc.webUrl(),
@@ -24,13 +25,13 @@ const FORMATS = {
 };
 
 /** Valid values of `schema`; strings and arrays kept short (a request is not a load test). */
-export function valid(schema = {}) {
+export function valid(schema: Json = {}): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   if (schema.oneOf || schema.anyOf) return fc.oneof(...(schema.oneOf ?? schema.anyOf).map(valid));
   if (schema.allOf) return valid(Object.assign({}, ...schema.allOf));
   if (schema.examples?.length && schema.pattern) return fc.constantFrom(...schema.examples);
-  const [type = schema.properties ? 'object' : 'string'] = types(schema).filter((t) => t !== 'null');
+  const [type = schema.properties ? 'object' : 'string'] = types(schema).filter((t: string) => t !== 'null');
   switch (type) {
     case 'integer':
     case 'number':
@@ -47,18 +48,19 @@ export function valid(schema = {}) {
       });
     case 'object': {
       const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, valid(s)]));
-      return fc.record(properties, { requiredKeys: (schema.required ?? []).filter((k) => k in properties) });
+      return fc.record(properties, { requiredKeys: (schema.required ?? []).filter((k: string) => k in properties) });
     }
     default: {
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern), { maxLength: schema.maxLength ?? 40 });
-      if (FORMATS[schema.format]) return FORMATS[schema.format]();
+      const format = FORMATS[schema.format];
+      if (format) return format();
       return fc.string({ minLength: schema.minLength ?? 1, maxLength: Math.min(schema.maxLength ?? 20, 20) });
     }
   }
 }
 
 /** Arbitrary values of another JSON type than any `schema` allows. */
-function wrongType(schema) {
+function wrongType(schema: Json): fc.Arbitrary<unknown> | undefined {
   const allowed = types(schema);
   if (allowed.length === 0 && !schema.properties) return undefined;
   const kinds = [
@@ -74,18 +76,18 @@ function wrongType(schema) {
       !(t === 'integer' && allowed.includes('number')) &&
       !(t === 'object' && schema.properties && !allowed.length),
   );
-  return kinds.length ? fc.oneof(...kinds.map(([, a]) => a)) : undefined;
+  return kinds.length ? fc.oneof(...kinds.map(([, a]) => a as fc.Arbitrary<unknown>)) : undefined;
 }
 
 /**
  * Every way to break one value the schema declares, as arbitraries of `{what, value}`:
  * `what` says which rule the value breaks.
  */
-export function breaking(schema = {}, name = 'value') {
-  const out = [];
+export function breaking(schema: Json = {}, name = 'value') {
+  const out: fc.Arbitrary<Breaking>[] = [];
   const wrong = wrongType(schema);
   if (wrong) out.push(wrong.map((value) => ({ what: `${name} of the wrong type`, value })));
-  if (schema.enum?.every((v) => typeof v === 'string'))
+  if (schema.enum?.every((v: unknown) => typeof v === 'string'))
     out.push(
       fc
         .string({ maxLength: 10 })
@@ -124,21 +126,21 @@ export function breaking(schema = {}, name = 'value') {
  * a required one left out, an unknown one added where the schema closes the object, or a body of
  * the wrong type. Each is `{what, apply(body) → new body}`.
  */
-export function bodyMutations(schema) {
-  const out = [];
+export function bodyMutations(schema: Json) {
+  const out: fc.Arbitrary<Mutation>[] = [];
   const props = schema.properties ?? {};
   for (const [key, propSchema] of Object.entries(props)) {
     for (const arb of breaking(propSchema, `body field ${key}`))
-      out.push(arb.map(({ what, value }) => ({ what, apply: (body) => ({ ...body, [key]: value }) })));
+      out.push(arb.map(({ what, value }) => ({ what, apply: (body: Json) => ({ ...body, [key]: value }) })));
   }
   for (const key of schema.required ?? [])
-    out.push(fc.constant({ what: `body without its required field ${key}`, apply: (body) => omit(body, key) }));
+    out.push(fc.constant({ what: `body without its required field ${key}`, apply: (body: Json) => omit(body, key) }));
   if (schema.additionalProperties === false || schema.unevaluatedProperties === false)
     out.push(
       fc
         .string({ minLength: 1, maxLength: 8 })
         .filter((k) => !(k in props) && !k.startsWith('__'))
-        .map((key) => ({ what: `body with the unknown field ${key}`, apply: (body) => ({ ...body, [key]: 1 }) })),
+        .map((key) => ({ what: `body with the unknown field ${key}`, apply: (body: Json) => ({ ...body, [key]: 1 }) })),
     );
   if (types(schema).includes('object') || schema.properties)
     out.push(
@@ -149,7 +151,7 @@ export function bodyMutations(schema) {
   return out;
 }
 
-function omit(object, key) {
+function omit(object: Json, key: string) {
   const { [key]: _dropped, ...rest } = object ?? {};
   return rest;
 }

@@ -7,12 +7,14 @@
  * Live runs work on a resource the run made (following the create's `links`) or set back what
  * they changed (the original values, or the stated `undo`); otherwise they skip.
  */
-const { exampleOf, jsonBodyOf, ownPath, provide, valueAt, otherValue, fail, pass, skip } = require('./support.cjs');
 
-const readOp = (ctx, id) => ctx.model.operations.find((o) => o.operationId === id);
-const ok = (res) => /^2/.test(String(res.status));
+import type { CheckContext, Json, Operation, Req, Res, Statement, StatementCheck } from '../types';
+import { exampleOf, fail, jsonBodyOf, otherValue, ownPath, pass, provide, skip, valueAt } from './support';
 
-async function readField(ctx, read, path, field) {
+const readOp = (ctx: CheckContext, id: string) => ctx.model.operations.find((o) => o.operationId === id);
+const ok = (res: Res) => /^2/.test(String(res.status));
+
+async function readField(ctx: CheckContext, read: Operation, path: Record<string, unknown> | undefined, field: string) {
   const res = await ctx.send(ctx.request(read, { path }));
   return { res, value: res.status === 200 ? valueAt(res.json?.data, field) : undefined };
 }
@@ -22,17 +24,27 @@ async function readField(ctx, read, path, field) {
  * set back), else (sandbox, or with a way back) the spec's examples. `wanted(item)`: an item found
  * in a list that the write would still change.
  */
-async function targetOf(ctx, op, { restorable, wanted }) {
+async function targetOf(
+  ctx: CheckContext,
+  op: Operation,
+  { restorable, wanted }: { restorable: boolean; wanted?: (item: Json) => boolean },
+): Promise<{
+  path?: Record<string, unknown> | undefined;
+  created?: Operation;
+  own?: boolean;
+  cleanup?: () => Promise<void>;
+  reason?: string;
+}> {
   if (!ctx.allowWrites) return { reason: 'changes the target; give --allow-writes to run it' };
   const made = await provide(ctx, op);
   if (made.path) return made;
-  const own = ctx.live ? await ownPath(ctx, op, wanted) : {};
+  const own = ctx.live ? await ownPath(ctx, op, wanted) : { reason: 'not live' };
   if (own.path) return { path: own.path, own: true, cleanup: async () => undefined };
   if (!ctx.live || restorable) return { path: ctx.writePath, cleanup: async () => undefined };
   return { reason: `${made.reason}; ${own.reason}; and the change cannot be set back` };
 }
 
-async function fieldsEffect(ctx, op, effect) {
+async function fieldsEffect(ctx: CheckContext, op: Operation, effect: Statement) {
   const read = readOp(ctx, effect.read);
   if (!read) return skip(effect, `no operation ${effect.read} to read the effect with`);
   const example = exampleOf(jsonBodyOf(op)) ?? {};
@@ -45,9 +57,9 @@ async function fieldsEffect(ctx, op, effect) {
   if (target.reason) return skip(effect, target.reason);
   const path = target.path;
   try {
-    const before = {};
+    const before: Record<string, Json> = {};
     for (const f of chosen) before[f] = (await readField(ctx, read, path, effect.fields[f])).value;
-    const body = { ...example, ...(effect.when ?? {}) };
+    const body: Json = { ...example, ...(effect.when ?? {}) };
     for (const f of chosen) body[f] = otherValue(schema[f], before[f], 'gate', example[f]);
     const req = ctx.request(op, { path, body });
     const res = await ctx.send(req);
@@ -82,7 +94,7 @@ async function fieldsEffect(ctx, op, effect) {
   }
 }
 
-async function valuesEffect(ctx, op, effect) {
+async function valuesEffect(ctx: CheckContext, op: Operation, effect: Statement) {
   const read = readOp(ctx, effect.read);
   if (!read) return skip(effect, `no operation ${effect.read} to read the effect with`);
   const undo = effect.undo && readOp(ctx, effect.undo);
@@ -93,7 +105,7 @@ async function valuesEffect(ctx, op, effect) {
   });
   if (target.reason) return skip(effect, target.reason);
   const path = target.path;
-  const before = {};
+  const before: Record<string, Json> = {};
   try {
     for (const [f] of fields) before[f] = (await readField(ctx, read, path, f)).value;
     const req = ctx.request(op, { path, body: exampleOf(jsonBodyOf(op)) });
@@ -125,7 +137,7 @@ async function valuesEffect(ctx, op, effect) {
   }
 }
 
-async function toggleEffect(ctx, op, effect) {
+async function toggleEffect(ctx: CheckContext, op: Operation, effect: Statement) {
   // Two calls set it back: a toggle can run on what the run did not make.
   const target = await targetOf(ctx, op, { restorable: true });
   if (target.reason) return skip(effect, target.reason);
@@ -136,7 +148,7 @@ async function toggleEffect(ctx, op, effect) {
     const readNow = async () => (read ? (await readField(ctx, read, path, effect.field)).value : undefined);
     const before = await readNow();
     const answers = [];
-    let req;
+    let req: Req | undefined;
     for (let call = 1; call <= 2; call++) {
       req = ctx.request(op, { path, body });
       const res = await ctx.send(req);
@@ -189,11 +201,11 @@ async function toggleEffect(ctx, op, effect) {
   }
 }
 
-module.exports = {
+export default {
   name: 'write_read_back',
   kinds: ['updated', 'set', 'toggle'],
   doc: "A write's stated effect (x-effects updated, set, toggle) is what its read shows afterwards: fields read back equal, a set stays set when repeated, a toggle flips and flips back.",
-  async run(ctx, op) {
+  async run(ctx: CheckContext, op: Operation) {
     const cases = [];
     for (const effect of op.effects ?? []) {
       if (effect.kind === 'toggle') cases.push(await toggleEffect(ctx, op, effect));
@@ -203,4 +215,4 @@ module.exports = {
     }
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -1,13 +1,15 @@
-// The spec side of the contract gate, shared by the Dredd hooks (hooks.cjs) and the workflow
-// runner (workflows.mjs): the operations indexed by method + path template, the expected status of
+// The spec side of the contract gate, shared by the Dredd hooks (hooks.ts) and the workflow
+// runner (workflows.ts): the operations indexed by method + path template, the expected status of
 // an answer, and the spec package's shared check (@hosting-api/openapi/check) of responses and
 // webhook deliveries.
 /** The checker over the spec model (`await loadModel()` of @hosting-api/openapi/model). */
-async function createChecker(model) {
+import type { Json, OperationInfo, RealAnswer, SpecModel } from './types';
+
+async function createChecker(model: SpecModel) {
   const { createCheck } = await import('@hosting-api/openapi/check');
   const check = createCheck(model);
   // ---- the spec, indexed by method + path template --------------------------------------------
-  const operations = new Map();
+  const operations = new Map<string, OperationInfo>();
   for (const o of model.operations) {
     operations.set(`${o.method.toUpperCase()} ${o.path}`, {
       path: o.path,
@@ -20,10 +22,10 @@ async function createChecker(model) {
   }
 
   /** The first example of a (dereferenced) media type object. */
-  function firstExample(media) {
+  function firstExample(media: Json) {
     if (!media) return undefined;
     if (media.example !== undefined) return media.example;
-    return Object.values(media.examples ?? {})[0]?.value;
+    return Object.values<Json>(media.examples ?? {})[0]?.value;
   }
 
   /**
@@ -31,8 +33,8 @@ async function createChecker(model) {
    * status must be the expected one; the rest (documented status, Content-Type, required headers,
    * body against the 3.1 schema) is the spec package's shared check, against the status answered.
    */
-  function checkResponse(info, expectedStatus, real) {
-    const problems = [];
+  function checkResponse(info: Pick<OperationInfo, 'op'>, expectedStatus: string, real: RealAnswer) {
+    const problems: string[] = [];
     const actual = String(real.statusCode);
     const documented = actual in info.op.responses;
     if (actual !== expectedStatus) {
@@ -44,9 +46,9 @@ async function createChecker(model) {
     return problems;
   }
 
-  function header(headers, name) {
+  function header(headers: Record<string, unknown> | undefined, name: string) {
     const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-    return key ? String(headers[key]) : undefined;
+    return key ? String(headers?.[key]) : undefined;
   }
 
   // Path templates as patterns, to find the operation of a recorded request.
@@ -55,12 +57,12 @@ async function createChecker(model) {
     re: new RegExp(
       `^${info.path
         .split(/\{[^}]+\}/)
-        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .map((part: string) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
         .join('[^/]+')}$`,
     ),
   }));
   /** The operation of `METHOD /path` (path relative to the base URL, or /auth/… at the auth URL). */
-  function findOperation(method, path) {
+  function findOperation(method: string, path: string) {
     const candidates = patterns.filter((p) => p.info.method === method.toUpperCase() && p.re.test(path));
     // A literal segment wins over a template (/sites/search over /sites/{site_id}).
     candidates.sort((x, y) => (x.info.path.match(/\{/g) ?? []).length - (y.info.path.match(/\{/g) ?? []).length);
@@ -75,7 +77,13 @@ async function createChecker(model) {
  * undefined: only an answer with no problem in the response checks counts, and not a 2xx whose
  * list is empty (it checked no item) or that is not JSON (downloads are checked by the examples phase).
  */
-function exercisedResponse(operationId, status, contentType, body, problems) {
+function exercisedResponse(
+  operationId: string,
+  status: string | number,
+  contentType: string | undefined,
+  body: string | undefined,
+  problems: unknown[],
+): string | undefined {
   if (problems.length) return undefined;
   if (/^2/.test(String(status))) {
     if (body && !/json/i.test(contentType ?? '')) return undefined;
@@ -92,4 +100,4 @@ function exercisedResponse(operationId, status, contentType, body, problems) {
 /** Operations that only read, by their operationId, although some are POSTs (searches, validation, metric queries). */
 const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 
-module.exports = { createChecker, exercisedResponse, READ_VERBS };
+export { createChecker, exercisedResponse, READ_VERBS };

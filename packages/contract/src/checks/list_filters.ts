@@ -6,24 +6,26 @@
  * A fixed-value filter (`value`) holds for each item, and with `default: true` without the
  * parameter too; `all` values give the unfiltered list; `otherValues: empty` gives no item.
  */
-const { fill, keyOf, matches, readAll, valueAt, fail, pass, skip } = require('./support.cjs');
+
+import type { CheckContext, Json, Operation, Statement, StatementCheck } from '../types';
+import { fail, fill, keyOf, matches, pass, readAll, skip, valueAt } from './support';
 
 /** A value to filter by: one that some but not all items have, a part of it for `contains`. */
-function pickValue(items, field, operator) {
+function pickValue(items: Json[], field: string, operator: string) {
   const values = items.map((i) => valueAt(i, field)).filter((v) => typeof v === 'string' && v.length);
   if (!values.length) return undefined;
-  const counts = new Map();
+  const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  const chosen = [...counts.keys()].find((v) => counts.get(v) < items.length) ?? values[0];
+  const chosen = [...counts.keys()].find((v) => (counts.get(v) ?? 0) < items.length) ?? values[0];
   if (operator !== 'contains' || chosen.length < 3) return chosen;
   return chosen.slice(1, -1);
 }
 
-async function checkFilter(ctx, op, statement) {
+async function checkFilter(ctx: CheckContext, op: Operation, statement: Statement) {
   const all = await readAll(ctx, op);
   if (all.problem) return skip(statement, `the unfiltered list: ${all.problem}`);
   const operator = statement.operator ?? 'equals-or-contains';
-  const apply = (value) => ({
+  const apply = (value: Json) => ({
     query: fill(statement.query ?? {}, value),
     body: statement.body && fill(statement.body, value),
   });
@@ -113,13 +115,13 @@ async function checkFilter(ctx, op, statement) {
   return pass(statement);
 }
 
-module.exports = {
+export default {
   name: 'list_filters',
   kinds: ['filter'],
   doc: 'Every filter a list states in x-list.filters (field, operator, parameter) does what it says: every item answered matches, every matching item is answered, totalItems counts the filtered items; "all" and other values as stated.',
-  async run(ctx, op) {
+  async run(ctx: CheckContext, op: Operation) {
     const cases = [];
     for (const statement of op.list?.filters ?? []) cases.push(await checkFilter(ctx, op, statement));
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -4,38 +4,40 @@
  * fields sent (`fields`), and is in its list (`list`, every page), or, without an id in the
  * answer, the list holds an item with the `match` fields sent. The run deletes what it made.
  */
-const {
-  exampleOf,
-  jsonBodyOf,
+
+import type { CheckContext, Json, Operation, Res, Statement, StatementCheck } from '../types';
+import {
   evaluate,
+  exampleOf,
+  fail,
+  jsonBodyOf,
   keyOf,
+  otherValue,
+  pass,
   pathParamsOf,
   readAll,
-  otherValue,
   sendCreate,
-  valueAt,
-  fail,
-  pass,
   skip,
-} = require('./support.cjs');
+  valueAt,
+} from './support';
 
-const opById = (ctx, id) => ctx.model.operations.find((o) => o.operationId === id);
-const loose = (v) =>
+const opById = (ctx: CheckContext, id: string) => ctx.model.operations.find((o) => o.operationId === id);
+const loose = (v: unknown) =>
   String(v ?? '')
     .toLowerCase()
     .replace(/\.$/, '');
 
-async function checkCreated(ctx, op, effect) {
+async function checkCreated(ctx: CheckContext, op: Operation, effect: Statement) {
   if (!ctx.allowWrites) return skip(effect, 'makes a resource; give --allow-writes to run it');
   const read = effect.read && opById(ctx, effect.read);
   const list = effect.list && opById(ctx, effect.list);
   const schema = jsonBodyOf(op)?.schema?.properties ?? {};
-  let body = { ...(exampleOf(jsonBodyOf(op)) ?? {}) };
+  let body: Json = { ...(exampleOf(jsonBodyOf(op)) ?? {}) };
   for (const f of Object.keys(effect.fields ?? {})) body[f] = otherValue(schema[f], body[f], 'created');
   let req = ctx.request(op, { body });
   const params = pathParamsOf(op, req);
-  let res;
-  const linkParams = (target) => {
+  let res: Res | undefined;
+  const linkParams = (target: Operation) => {
     const link = op.links.find((l) => l.operationId === target.operationId);
     return (
       link &&
@@ -51,9 +53,9 @@ async function checkCreated(ctx, op, effect) {
       effect,
       `${op.operationId} with the spec's example answered ${res.status}${res.json?.errors?.[0] ? ` (${res.json.errors[0]})` : ''}`,
     );
-  const cleanups = [];
+  const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    let id;
+    let id: Json;
     if (read) {
       const path = linkParams(read);
       if (!path) return skip(effect, `no link from ${op.operationId} to ${read.operationId} gives the new id`);
@@ -67,7 +69,7 @@ async function checkCreated(ctx, op, effect) {
           expected: 200,
           actual: got.status,
         });
-      for (const [f, to] of Object.entries(effect.fields ?? {}))
+      for (const [f, to] of Object.entries<string>(effect.fields ?? {}))
         if (valueAt(got.json?.data, to) !== body[f])
           return fail(
             effect,
@@ -90,9 +92,9 @@ async function checkCreated(ctx, op, effect) {
           actual: `${all.items.length} items without it`,
         });
       if (effect.match) {
-        const known = new Set(before.items.map(keyOf));
+        const known = new Set(before?.items.map(keyOf));
         const fresh = all.items.filter(
-          (i) => !known.has(keyOf(i)) && effect.match.every((f) => loose(i?.[f]) === loose(body[f])),
+          (i) => !known.has(keyOf(i)) && effect.match.every((f: string) => loose(i?.[f]) === loose(body[f])),
         );
         const remove = ctx.model.operations.find(
           (o) =>
@@ -102,12 +104,14 @@ async function checkCreated(ctx, op, effect) {
         );
         for (const item of fresh)
           cleanups.push(() =>
-            ctx.send(ctx.request(remove, { path: { ...listPath, [remove.path.match(/\{([^}]+)\}$/)[1]]: item.id } })),
+            ctx.send(
+              ctx.request(remove!, { path: { ...listPath, [remove!.path.match(/\{([^}]+)\}$/)![1]!]: item.id } }),
+            ),
           );
         if (!fresh.length)
           return fail(
             effect,
-            `created ${effect.match.map((f) => `${f} ${JSON.stringify(body[f])}`).join(', ')}, but ${list.operationId} holds no new item with them`,
+            `created ${effect.match.map((f: string) => `${f} ${JSON.stringify(body[f])}`).join(', ')}, but ${list.operationId} holds no new item with them`,
             {
               request: all.request,
               expected: 'a new item',
@@ -122,14 +126,14 @@ async function checkCreated(ctx, op, effect) {
   }
 }
 
-module.exports = {
+export default {
   name: 'create_listed',
   kinds: ['created'],
   doc: 'After a create (x-effects created), the new resource is readable through the linked read, reads back what was sent, and is in its list; the run deletes it afterwards.',
-  async run(ctx, op) {
+  async run(ctx: CheckContext, op: Operation) {
     const cases = [];
     for (const effect of (op.effects ?? []).filter((e) => e.kind === 'created'))
       cases.push(await checkCreated(ctx, op, effect));
     return cases;
   },
-};
+} satisfies StatementCheck;

@@ -3,10 +3,12 @@
  * first; "favorites first", "newest first"), across every page. An order whose items carry no
  * field for it (restores "newest first") cannot be observed and is skipped.
  */
-const { ownContext, readAll, valueAt, fail, pass, skip } = require('./support.cjs');
+
+import type { Case, CheckContext, Json, Operation, Statement, StatementCheck } from '../types';
+import { fail, ownContext, pass, readAll, skip, valueAt } from './support';
 
 /** -1, 0 or 1: `a` before, with or after `b` by one key. */
-function compare(a, b) {
+function compare(a: Json, b: Json) {
   if (a === b) return 0;
   if (typeof a === 'boolean' || typeof b === 'boolean') return Number(Boolean(a)) - Number(Boolean(b));
   const [x, y] = [Date.parse(a), Date.parse(b)];
@@ -22,12 +24,12 @@ function compare(a, b) {
   return String(a).localeCompare(String(b));
 }
 
-module.exports = {
+export default {
   name: 'list_order',
   kinds: ['order'],
   doc: 'A list answers in the order stated in x-list.order (favorites first, newest first), across every page.',
-  async run(ctx, op) {
-    const keys = Array.isArray(op.list?.order) ? op.list.order : [];
+  async run(ctx: CheckContext, op: Operation) {
+    const keys: Statement[] = Array.isArray(op.list?.order) ? op.list.order : [];
     if (!keys.length) return [];
     const observable = keys.filter((k) => k.field);
     if (!observable.length)
@@ -36,17 +38,17 @@ module.exports = {
     // Too few items where the list was read: the same list of what the run made (its own site).
     const own = !all.problem && all.items.length < 2 && ownContext(ctx, op);
     if (own) all = await readAll(own, op, { perPage: 2 });
-    if (all.problem) return keys.map((k) => skip(k, all.problem));
+    if (all.problem) return keys.map((k) => skip(k, all.problem!));
     if (all.items.length < 2) return keys.map((k) => skip(k, `${all.items.length} item(s): no order to see`));
-    const cases = [];
+    const cases: Case[] = [];
     for (let k = 0; k < keys.length; k++) {
-      const key = keys[k];
+      const key = keys[k]!;
       if (!key.field) {
         cases.push(skip(key, `"${key.says ?? key.direction}": the items carry no field to observe it`));
         continue;
       }
       const before = keys.slice(0, k).filter((p) => p.field);
-      let broken;
+      let broken: number | undefined;
       for (let i = 1; i < all.items.length && !broken; i++) {
         const [a, b] = [all.items[i - 1], all.items[i]];
         // Only pairs that the more significant keys leave equal.
@@ -75,4 +77,4 @@ module.exports = {
     }
     return cases;
   },
-};
+} satisfies StatementCheck;
