@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
-
 // The gate's examples phase: runs Dredd with hooks.cjs against the mock or a live target and
 // prints what was tested. Started by main.mjs (hosting-api-contract examples); see README.md.
 import { spawn } from 'node:child_process';
@@ -9,9 +7,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadModel, METHODS } from '@hosting-api/openapi/model';
+import { loadModel, METHODS, type SpecModel } from '@hosting-api/openapi/model';
 import { obtainToken, parseCommandLine, REQUEST_TIMEOUT_MS, requireLiveVars, specFile, startGateSandbox } from './cli';
-import type { Json } from './types';
+import type { ExampleResult, Json } from './types';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -61,11 +59,11 @@ if (!(minCoverage >= 0 && minCoverage <= 100))
 const specJson = specFile(usage, 'json');
 const specForDredd = specFile(usage, 'yaml');
 // The spec model (@hosting-api/openapi/model): operations, responses, the token operation's path.
-let model;
+let model!: SpecModel;
 try {
   model = await loadModel(specJson);
 } catch (error) {
-  usage(error.message);
+  usage((error as Error).message);
 }
 if (target === 'sandbox') {
   process.env.CONTRACT_TARGET_DATA ??= join(here, 'sandbox-target.json');
@@ -76,10 +74,10 @@ if (targetData && !existsSync(targetData))
   usage(`CONTRACT_TARGET_DATA names a file that does not exist: ${targetData}`);
 
 const started = Date.now();
-let baseUrl;
-let authUrl;
-let mock;
-let sandbox;
+let baseUrl: string | undefined;
+let authUrl: string | undefined;
+let mock: { baseUrl: string; authUrl: string; stop(): Promise<void> } | undefined;
+let sandbox: Awaited<ReturnType<typeof startGateSandbox>> | undefined;
 if (target === 'sandbox') {
   sandbox = await startGateSandbox(usage);
   baseUrl = sandbox.url;
@@ -101,7 +99,7 @@ for (const [name, value] of [
   ['auth URL', authUrl],
 ]) {
   try {
-    new URL(value);
+    new URL(value as string);
   } catch {
     usage(`the ${name} is not a URL: "${value}"`);
   }
@@ -112,10 +110,10 @@ if (mode === 'live') {
   if (!model.issueTokenOperation)
     usage('the spec has no token operation with the client-credentials grant (grant_type).');
   try {
-    await obtainToken(authUrl, model.issueTokenOperation);
+    await obtainToken(authUrl as string, model.issueTokenOperation!);
   } catch (error) {
     process.stderr.write(
-      `contract:live: ${error.message}\nCheck CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.\n`,
+      `contract:live: ${(error as Error).message}\nCheck CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.\n`,
     );
     process.exit(3); // the target is unreachable or refuses the credentials
   }
@@ -143,11 +141,13 @@ let dreddInput = specForDredd;
 if (onlyIds.length) {
   const full = model.document;
   const selected = model.operations.filter((o) => onlyIds.some((id: string) => id.split(' ')[0] === o.operationId));
-  const paths = {};
-  for (const [path, item] of Object.entries(full.paths)) {
+  const paths: Record<string, Json> = {};
+  for (const [path, item] of Object.entries<Json>(full.paths)) {
     const kept = Object.fromEntries(
-      Object.entries(item).filter(
-        ([method]) => !METHODS.includes(method) || selected.some((o) => o.path === path && o.method === method),
+      Object.entries<Json>(item).filter(
+        ([method]) =>
+          !(METHODS as readonly string[]).includes(method) ||
+          selected.some((o) => o.path === path && o.method === method),
       ),
     );
     if (METHODS.some((m) => kept[m])) paths[path] = kept;
@@ -160,16 +160,16 @@ if (onlyIds.length) {
 }
 
 /** The components that `paths` reach through $refs (transitively): Dredd parses all it is given. */
-function reachable(document: Json, paths) {
-  const kept = {};
-  const seen = new Set();
+function reachable(document: Json, paths: Record<string, Json>) {
+  const kept: Record<string, Record<string, Json>> = {};
+  const seen = new Set<string>();
   const walk = (node: Json) => {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!node || typeof node !== 'object') return;
     const ref = node.$ref;
     if (typeof ref === 'string' && ref.startsWith('#/components/') && !seen.has(ref)) {
       seen.add(ref);
-      const [, , kind, name] = ref.split('/');
+      const [, , kind, name] = ref.split('/') as [string, string, string, string];
       const target = document.components[kind][name];
       kept[kind] ??= {};
       kept[kind][name] = target;
@@ -190,13 +190,13 @@ const args = [
   join(here, 'dredd-preload.cjs'),
   dredd,
   dreddInput,
-  baseUrl,
+  baseUrl as string,
   `--hookfiles=${join(here, 'hooks.cjs')}`,
   '--language=nodejs',
   '--reporter=dot',
   `--loglevel=${process.env.CONTRACT_DREDD_LOGLEVEL ?? 'error'}`,
 ];
-const code = await new Promise((done) => {
+const code = await new Promise<number>((done) => {
   const child = spawn(process.execPath, args, {
     stdio: 'inherit',
     env: {
@@ -221,7 +221,7 @@ const documented = model.operations.flatMap((o) =>
   Object.keys(o.responses).map((status) => `${o.operationId} ${status}`),
 );
 const operationIds = new Set(documented.map((k) => k.split(' ')[0]));
-const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')).results : [];
+const results: ExampleResult[] = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')).results : [];
 rmSync(work, { recursive: true, force: true });
 
 const by = (outcome: string) => results.filter((r) => r.outcome === outcome);
@@ -266,7 +266,7 @@ if (probes)
   lines.push(
     `Auth probes: ${probes} transactions also tried with invalid tokens (garbage, malformed, revoked${results.some((r) => r.name === 'auth probe: expired token') ? ', expired' : ''}).`,
   );
-const reasons = new Map();
+const reasons = new Map<string | undefined, string[]>();
 for (const r of skipped) reasons.set(r.reason, [...(reasons.get(r.reason) ?? []), r.key]);
 for (const [reason, keys] of reasons) {
   lines.push(`Skipped (${keys.length}): ${reason}`);
@@ -284,7 +284,7 @@ if (notGenerated.length && !onlyIds.length) {
   lines.push(`Documented responses with no Dredd transaction (${notGenerated.length}):`);
   for (const key of notGenerated) lines.push(`  - ${key}`);
 }
-for (const r of failed) lines.push(`FAILED ${r.key} (${r.name}):\n    ${r.errors.join('\n    ')}`);
+for (const r of failed) lines.push(`FAILED ${r.key} (${r.name}):\n    ${r.errors!.join('\n    ')}`);
 let failures = failed.length + gaps.length;
 if (target === 'live' && floorHere && coverage < minCoverage) {
   lines.push(

@@ -142,6 +142,25 @@ export interface ReportCase {
   curl?: string | undefined;
 }
 
+/** A transaction's outcome as the examples phase records it (hooks.ts writes them; run.ts and main.ts read them). */
+export interface ExampleResult {
+  key: string;
+  name: string;
+  operationId?: string | undefined;
+  status?: string | undefined;
+  outcome: 'pass' | 'fail' | 'skip';
+  reason?: string | undefined;
+  errors?: string[] | undefined;
+  failures?: Failure[] | undefined;
+  actual?: number | string | undefined;
+  ms?: number | undefined;
+  request?: Req | undefined;
+  said?: string | undefined;
+  empty?: boolean | undefined;
+  probed?: boolean | undefined;
+  [field: string]: unknown;
+}
+
 /** Passed, failed and skipped cases of a run and of each of its phases (seconds: how long the phase took). */
 export interface PhaseTotals {
   passed: number;
