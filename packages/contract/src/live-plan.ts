@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // The examples phase against a live target with no target data: what each transaction is sent to.
 //
 //   - Reads go to resources that exist: their ids are found through the list operations (the
@@ -16,10 +15,34 @@
 //     compared (the state diff): any change is a failure that says what changed.
 // State waits poll with backoff within one budget (CONTRACT_WAIT_BUDGET ms, default 180000), reported;
 // with CONTRACT_CONTROL_URL (the sandbox's control routes) the clock is moved on between polls.
-import type { Json, Operation } from './types';
+import type { Json, Operation, SpecModel } from './types';
+
+/** Path parameters by name (ids found in lists or made by the run). */
+type Params = Record<string, Json>;
+/** An answer of the plan's requests: status, text and (when it parsed) JSON. */
+interface ApiAnswer {
+  statusCode: number;
+  body: string;
+  json?: Json;
+}
+/** A request with the run's token (hooks.ts planApi, main.ts stateDiff): method, path under the base URL, JSON body, Accept. */
+type Api = (method: string, path: string, body?: unknown, accept?: string) => Promise<ApiAnswer>;
+/** Where a transaction goes (resolve): its path parameters and body, or why it is skipped. */
+interface Resolution {
+  params?: Params;
+  body?: Json;
+  skip?: string;
+}
+/** A resource as the state diff reads it (snapshot): the operation, its `data`, whether a list, whether paged. */
+interface Snapshot {
+  op: string;
+  data: Json;
+  isList: boolean;
+  paged: boolean;
+}
 
 /** Sites of their own for the writes that need a site in a given state (the state table, part 3). */
-const OWN_SITE = {
+const OWN_SITE: Record<string, { first?: string; create?: Json }> = {
   disableSite: {},
   enableSite: { first: 'disable' },
   deleteSite: {},
@@ -32,30 +55,30 @@ const OWN_SITE = {
 /** Writes that must come before others on the same resource (a git connection needs its token). */
 const FIRST = new Set(['storeSiteGitToken']);
 /** Writes that change every item of a collection at once: run only when no pre-existing item would change. */
-const ALL_ITEMS = {
-  markAllAlertsRead: { list: '/alerts?show_dismissed=true', unchanged: (a) => a.read === true },
-  dismissAllAlerts: { list: '/alerts?show_dismissed=true', unchanged: (a) => a.dismissed === true },
+const ALL_ITEMS: Record<string, { list: string; unchanged: (a: Json) => boolean }> = {
+  markAllAlertsRead: { list: '/alerts?show_dismissed=true', unchanged: (a: Json) => a.read === true },
+  dismissAllAlerts: { list: '/alerts?show_dismissed=true', unchanged: (a: Json) => a.dismissed === true },
 };
 /** Fields that hold an id where the generic rule (the item's `id`) does not: by parameter and media type. */
-const ID_FIELDS = {
+const ID_FIELDS: Record<string, Record<string, string>> = {
   backup_id: { 'application/gzip': 'filesystemBackupId', 'application/sql': 'databaseBackupId' },
 };
 /** Item filters for a download in a media type (on-demand backups of that type, completed). */
-const MEDIA_ITEMS = {
+const MEDIA_ITEMS: Record<string, Record<string, (b: Json) => boolean>> = {
   ondemand_backup_id: {
-    'application/gzip': (b) => b.type === 'fs' && b.id != null,
-    'application/sql': (b) => b.type === 'db' && b.id != null,
+    'application/gzip': (b: Json) => b.type === 'fs' && b.id != null,
+    'application/sql': (b: Json) => b.type === 'db' && b.id != null,
   },
 };
 const DELETE_RE = /^(delete|destroy|batchDestroy|remove)/;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const fill = (path: string, params) =>
-  path.replace(/\{([^}]+)\}/g, (_, n: number) => encodeURIComponent(String(params[n])));
-const paramNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+const fill = (path: string, params: Params) =>
+  path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(String(params[n])));
+const paramNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
 
 /** The items of a list answer: `data` when it is a list, else the first list of objects inside `data`. */
-function itemsOf(json) {
+function itemsOf(json: Json): Json[] {
   const data = json?.data;
   if (Array.isArray(data)) return data;
   if (data && typeof data === 'object')
@@ -64,11 +87,11 @@ function itemsOf(json) {
   return [];
 }
 
-function idOf(item, param: Json, mediaType: string) {
-  const field = ID_FIELDS[param]?.[mediaType];
+function idOf(item: Json, param: string, mediaType?: string) {
+  const field = mediaType === undefined ? undefined : ID_FIELDS[param]?.[mediaType];
   if (field) return item[field] ?? undefined;
   if (param.endsWith('_id')) return item.id ?? undefined;
-  const word = param.split('_')[0];
+  const word = param.split('_')[0] as string;
   return item[param] ?? item[word] ?? undefined;
 }
 
@@ -83,20 +106,27 @@ function createPlan({
   run,
   budgetMs = Number(process.env.CONTRACT_WAIT_BUDGET) || 180_000,
   advance,
+}: {
+  model: SpecModel;
+  api: Api;
+  writes: boolean;
+  run: string;
+  budgetMs?: number;
+  advance?: (() => Promise<unknown>) | undefined;
 }) {
   const ops = model.operations.filter((o) => !o.outsideV1);
   const getPaths = new Set(ops.filter((o) => o.method === 'get').map((o) => o.path));
-  const isRead = (o) => /^(get|list|search|validate|query)[A-Z]/.test(o.operationId);
-  const waits = { count: 0, ms: 0, budgetMs, timedOut: [] };
-  const created = { sites: [], items: [] }; // items: {path} to DELETE at the end
-  const own = new Map(); // operationId → site id of its own
-  const fixtures = {}; // param → id of a run-created resource (writes)
-  const notes = []; // what the plan could not set up, and why
+  const isRead = (o: Operation) => /^(get|list|search|validate|query)[A-Z]/.test(o.operationId);
+  const waits = { count: 0, ms: 0, budgetMs, timedOut: [] as string[] };
+  const created = { sites: [] as Json[], items: [] as { path: string; parent: string }[] }; // items: {path} to DELETE at the end
+  const own = new Map<string, Json>(); // operationId → site id of its own
+  const fixtures: Params = {}; // param → id of a run-created resource (writes)
+  const notes: string[] = []; // what the plan could not set up, and why
   let stateless = false;
   const runEmail = `contract-${run}@example.com`;
 
   /** The collection (list path) of a parameter as it appears in `path`. */
-  function collectionOf(path: string, param: Json) {
+  function collectionOf(path: string, param: string) {
     const at = path.indexOf(`/{${param}}`);
     const prefix = path.slice(0, at);
     if (getPaths.has(prefix)) return prefix;
@@ -104,8 +134,8 @@ function createPlan({
     return top;
   }
 
-  const lists = new Map();
-  const unanswered = new Set(); // lists that did not answer 200
+  const lists = new Map<string, Promise<Json[]>>();
+  const unanswered = new Set<string>(); // lists that did not answer 200
   async function list(path: string) {
     if (!lists.has(path))
       lists.set(
@@ -121,20 +151,20 @@ function createPlan({
           },
         ),
       );
-    return lists.get(path);
+    return lists.get(path) as Promise<Json[]>;
   }
 
   /** Every way to fill `path`'s parameters with existing ids (at most `max` per level). */
-  async function tuples(path: string, mediaType: string, max = 4, prefix = {}) {
+  async function tuples(path: string, mediaType: string | undefined, max = 4, prefix: Params = {}): Promise<Params[]> {
     const names = paramNames(path).filter((n) => !(n in prefix));
     if (!names.length) return [prefix];
-    const [name] = names;
+    const name = names[0] as string;
     const collection = collectionOf(path, name);
     if (!collection) return [];
     let items = await list(fill(collection, prefix));
-    const only = MEDIA_ITEMS[name]?.[mediaType];
+    const only = mediaType === undefined ? undefined : MEDIA_ITEMS[name]?.[mediaType];
     if (only) items = items.filter(only);
-    const out = [];
+    const out: Params[] = [];
     for (const item of items.slice(0, 20)) {
       const id = idOf(item, name, mediaType);
       if (id === undefined || id === null) continue;
@@ -150,7 +180,7 @@ function createPlan({
   let active = 0;
   let activeSince = 0;
   const spent = () => waits.ms + (active ? Date.now() - activeSince : 0);
-  async function waitFor(what: string, probe) {
+  async function waitFor(what: string, probe: () => Promise<unknown>) {
     const t0 = Date.now();
     waits.count += 1;
     if (stateless) return probe().catch(() => false);
@@ -173,20 +203,20 @@ function createPlan({
       if (--active === 0) waits.ms += Date.now() - activeSince;
     }
   }
-  const siteIn = (id: string, states) =>
+  const siteIn = (id: string, states: string[]) =>
     waitFor(`site ${id} ${states.join('/')}`, async () => {
       const r = await api('GET', `/sites/${id}`);
       return r.statusCode === 200 && states.includes(r.json?.data?.state);
     });
 
   // ---- creating -----------------------------------------------------------------------------------
-  const example = (o) => {
-    const media = Object.values(o.operation.requestBody?.content ?? {})[0];
-    return structuredClone(media?.example ?? Object.values(media?.examples ?? {})[0]?.value ?? {});
+  const example = (o: Operation | undefined): Json => {
+    const media = Object.values<Json>(o!.operation.requestBody?.content ?? {})[0];
+    return structuredClone(media?.example ?? Object.values<Json>(media?.examples ?? {})[0]?.value ?? {});
   };
   const opAt = (method: string, path: string) => ops.find((o) => o.method === method && o.path === path);
   let siteCount = 0;
-  async function createSite(extra = {}) {
+  async function createSite(extra: Json = {}) {
     const createOp = opAt('post', '/sites');
     siteCount += 1;
     const body = { ...example(createOp), ...extra, name: `contract-${run}-${siteCount}` };
@@ -201,7 +231,7 @@ function createPlan({
   }
 
   /** Creates one item in `collection` (POST on it, or on its /create) and finds its id in the list. */
-  async function createIn(collection, param: Json, body) {
+  async function createIn(collection: string, param: string, body: Json) {
     const path = ops.find(
       (o) => o.method === 'post' && (o.path === collection || o.path === `${collection}/create`),
     )?.path;
@@ -237,9 +267,9 @@ function createPlan({
    * stored again, so that the connect and the configuration's update are checked on the site as a
    * team would first connect it. A site the target has not enrolled (422) is left as it is.
    */
-  async function prepareGit(site) {
-    const path = (id) => fill(ops.find((o) => o.operationId === id)?.path ?? '', { site_id: site });
-    const send = (id, method) =>
+  async function prepareGit(site: Json) {
+    const path = (id: string) => fill(ops.find((o) => o.operationId === id)?.path ?? '', { site_id: site });
+    const send = (id: string, method: string) =>
       api(method, path(id), method === 'DELETE' ? undefined : example(ops.find((o) => o.operationId === id)));
     const token = await send('storeSiteGitToken', 'POST');
     if (token.statusCode >= 300) return notes.push(`git on site ${site}: storing a token answered ${token.statusCode}`);
@@ -260,7 +290,7 @@ function createPlan({
   async function prepare({ ownSites = true, git = false } = {}) {
     const shared = await createSite();
     const kinds = ownSites ? Object.entries(OWN_SITE).filter(([id]) => ops.some((o) => o.operationId === id)) : [];
-    const mine = [];
+    const mine: Json[] = [];
     for (const [, k] of kinds) mine.push(await createSite(k.create));
     for (const [i, [id]] of kinds.entries()) own.set(id, mine[i]);
     await Promise.all([shared, ...mine].map((id) => siteIn(id, ['live'])));
@@ -272,15 +302,23 @@ function createPlan({
     fixtures.site_id = shared;
     const zone = (await list('/zones'))[0];
     if (zone) fixtures.zone_id = zone.id;
-    const steps = [
+    const steps: [string, string, ((b: Json) => Json)?][] = [
       ['note_id', '/sites/{site_id}/notes'],
       // Another port than the example's: the createSiteFirewallRule transaction sends that one.
-      ['firewall_rule_id', '/sites/{site_id}/firewall_rules', (b) => ({ ...b, port: String(Number(b.port) + 1) })],
-      ['mu_plugin_id', '/mu-plugins', (b) => ({ ...b, path: `https://downloads.example.com/mu/contract-${run}.php` })],
+      [
+        'firewall_rule_id',
+        '/sites/{site_id}/firewall_rules',
+        (b: Json) => ({ ...b, port: String(Number(b.port) + 1) }),
+      ],
+      [
+        'mu_plugin_id',
+        '/mu-plugins',
+        (b: Json) => ({ ...b, path: `https://downloads.example.com/mu/contract-${run}.php` }),
+      ],
       [
         'record_id',
         '/zones/{zone_id}/records',
-        (b) => ({ ...b, type: 'A', value: '192.0.2.10', name: `contract-${run}.${zone?.name}` }),
+        (b: Json) => ({ ...b, type: 'A', value: '192.0.2.10', name: `contract-${run}.${zone?.name}` }),
       ],
       ['ondemand_backup_id', '/sites/{site_id}/ondemand-backups'],
     ];
@@ -295,7 +333,7 @@ function createPlan({
         if (id !== undefined) fixtures[param] = id;
         else notes.push(`no ${param} found in ${collection} after creating one`);
       } catch (error) {
-        notes.push(`could not create a ${param}: ${error.message}`);
+        notes.push(`could not create a ${param}: ${(error as Error).message}`);
       }
     }
     if (git && ['storeSiteGitToken', 'connectSiteGitRepository'].every((id) => ops.some((o) => o.operationId === id)))
@@ -319,19 +357,19 @@ function createPlan({
   }
 
   // ---- per transaction ------------------------------------------------------------------------------
-  const beforeAlerts = new Set();
-  const chosen = new Map(); // read path template + media type → the parameters that answered 2xx
+  const beforeAlerts = new Set<Json>();
+  const chosen = new Map<string, Promise<Resolution>>(); // read path template + media type → the parameters that answered 2xx
   /** Path parameters (and body changes) for a 2xx transaction; or {skip: reason}. */
-  async function resolve(o, mediaType: string) {
+  async function resolve(o: Operation, mediaType: string): Promise<Resolution> {
     if (isRead(o) || o.method === 'get') {
       const key = `${o.path} ${mediaType}`;
       if (!chosen.has(key)) chosen.set(key, resolveRead(o, mediaType));
-      return chosen.get(key);
+      return chosen.get(key) as Promise<Resolution>;
     }
     return resolveWrite(o);
   }
 
-  async function resolveRead(o, mediaType: string) {
+  async function resolveRead(o: Operation, mediaType: string): Promise<Resolution> {
     const candidates = await tuples(o.path, mediaType);
     if (!paramNames(o.path).length) return { params: {} };
     // A list that did not answer: the spec's example ids, and the transaction shows what the target does.
@@ -346,7 +384,7 @@ function createPlan({
     return { params: candidates[0] };
   }
 
-  async function resolveWrite(o) {
+  async function resolveWrite(o: Operation): Promise<Resolution> {
     if (!writes) return {};
     const all = ALL_ITEMS[o.operationId];
     if (all) {
@@ -375,7 +413,7 @@ function createPlan({
     return { params, body: await bodyFor(o, params) };
   }
 
-  async function bodyFor(o, params) {
+  async function bodyFor(o: Operation, params: Params) {
     const b = example(o);
     switch (o.operationId) {
       case 'createSite':
@@ -419,10 +457,10 @@ function createPlan({
   }
 
   /** After a transaction: remember what it created; put back a setting it changed. */
-  const singletons = {};
-  const queued = {}; // operationId → the list a create answered `data: null` for (queued work), before it
-  const keyOf = (i) => JSON.stringify(i?.id ?? i?.slug ?? i?.name ?? i);
-  async function before(o, params = {}) {
+  const singletons: { account?: Json; attached?: Json[] } = {};
+  const queued: Record<string, { path: string; keys: Set<string> }> = {}; // operationId → the list a create answered `data: null` for (queued work), before it
+  const keyOf = (i: Json) => JSON.stringify(i?.id ?? i?.slug ?? i?.name ?? i);
+  async function before(o: Operation, params: Params = {}) {
     if (o.method === 'post' && getPaths.has(o.path) && !isRead(o)) {
       const path = fill(o.path, { ...fixtures, ...params });
       queued[o.operationId] = { path, keys: new Set(itemsOf((await api('GET', path)).json).map(keyOf)) };
@@ -431,8 +469,8 @@ function createPlan({
     if (o.operationId === 'updateAccountAddon')
       singletons.attached = itemsOf((await api('GET', '/account/addons/attached')).json);
   }
-  async function after(o, real: boolean, body) {
-    let json;
+  async function after(o: Operation, real: { statusCode: number; body: string }, body: Json) {
+    let json: Json;
     try {
       json = JSON.parse(real.body);
     } catch {}
@@ -458,8 +496,8 @@ function createPlan({
   }
 
   /** Sorts Dredd's transactions in place: creates, reads, other writes, deletes (children first). */
-  function order(transactions, opOf) {
-    const rank = (t) => {
+  function order<T>(transactions: T[], opOf: (t: T) => Operation | undefined) {
+    const rank = (t: T): [number, number] => {
       const o = opOf(t);
       if (!o) return [1, 0];
       const depth = o.path.split('/').length;
@@ -482,7 +520,7 @@ function createPlan({
       const r = await api('GET', path);
       return r.statusCode !== 200 || !/ing$/.test(r.json?.data?.state ?? r.json?.data?.status ?? '');
     });
-    const r = await api('DELETE', path).catch((e) => ({ statusCode: 0, body: e.message }));
+    const r = await api('DELETE', path).catch((e: Error) => ({ statusCode: 0, body: e.message }));
     if (r.statusCode >= 300 && r.statusCode !== 404)
       return `DELETE ${path} answered ${r.statusCode}: ${r.body.slice(0, 160)}`;
   }
@@ -494,15 +532,15 @@ function createPlan({
    * zone, sites). Answers the problems.
    */
   async function cleanup() {
-    const problems = [];
+    const problems: (string | undefined)[] = [];
     for (const item of created.items.reverse()) problems.push(await deleteWhenIdle(item.path));
-    const sweep = [];
+    const sweep: string[] = [];
     for (const [path, ids] of Object.entries(snapshotLists)) {
       const delOp = ops.find(
         (o) => o.method === 'delete' && /\}$/.test(o.path) && matches(o.path.replace(/\/\{[^}]+\}$/, ''), path),
       );
       if (!delOp) continue;
-      const param = paramNames(delOp.path).at(-1);
+      const param = paramNames(delOp.path).at(-1) as string;
       for (const item of itemsOf((await api('GET', path)).json)) {
         const id = idOf(item, param);
         if (id != null && !ids.has(id)) sweep.push(`${path}/${encodeURIComponent(String(id))}`);
@@ -517,7 +555,7 @@ function createPlan({
   }
 
   /** Whether the concrete `path` is an instance of `template`. */
-  function matches(template: Json, path: string) {
+  function matches(template: string, path: string) {
     const re = new RegExp(
       `^${template
         .split(/\{[^}]+\}/)
@@ -528,16 +566,16 @@ function createPlan({
   }
 
   // ---- the state diff -------------------------------------------------------------------------------
-  const snapshotLists = {}; // concrete list path → ids before the run
+  const snapshotLists: Record<string, Set<Json>> = {}; // concrete list path → ids before the run
   /**
    * Every readable resource, by concrete path: the answers of every GET of a resource or a list
    * with existing ids (not aggregates: counts, reports, logs, usage). `paths` (the second time):
    * read exactly those again.
    */
-  async function snapshot(paths) {
+  async function snapshot(paths?: Record<string, Snapshot>) {
     lists.clear();
-    const out = {};
-    const wanted = paths
+    const out: Record<string, Snapshot> = {};
+    const wanted: [string, string][] = paths
       ? Object.entries(paths).map(([path, v]) => [path, v.op])
       : (
           await Promise.all(
@@ -548,7 +586,9 @@ function createPlan({
                   !/(Counts|Report|Logs|Url|Ssh|Status)$/.test(o.operationId) &&
                   Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
               )
-              .map(async (o) => (await tuples(o.path, undefined, 50)).map((p) => [fill(o.path, p), o.operationId])),
+              .map(async (o) =>
+                (await tuples(o.path, undefined, 50)).map((p): [string, string] => [fill(o.path, p), o.operationId]),
+              ),
           )
         ).flat();
     for (const [path, op] of wanted) {
@@ -569,9 +609,9 @@ function createPlan({
   }
 
   /** What changed in resources that existed before: one line each. */
-  function diff(before, after) {
-    const changes = [];
-    const show = (v) => JSON.stringify(v)?.slice(0, 160);
+  function diff(before: Record<string, Snapshot>, after: Record<string, Snapshot>) {
+    const changes: string[] = [];
+    const show = (v: unknown) => JSON.stringify(v)?.slice(0, 160);
     for (const [path, b] of Object.entries(before)) {
       const a = after[path];
       if (!a) {
@@ -611,9 +651,9 @@ function createPlan({
 
   /** One existing id per path parameter, consistent within the deepest paths first (for CONTRACT_FUZZ_PARAMS). */
   async function existingParams() {
-    const out = {};
+    const out: Params = {};
     const gets = ops.filter((o) => o.method === 'get' && paramNames(o.path).length);
-    const rank = (o) => paramNames(o.path).length * 2 + (o.path.startsWith('/sites/{site_id}/') ? 1 : 0);
+    const rank = (o: Operation) => paramNames(o.path).length * 2 + (o.path.startsWith('/sites/{site_id}/') ? 1 : 0);
     gets.sort((a, b) => rank(b) - rank(a));
     for (const o of gets) {
       if (paramNames(o.path).every((n) => n in out)) continue;
