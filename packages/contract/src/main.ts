@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // hosting-api-contract: the command line of the contract gate. Each phase runs in its own process
 // (examples: run.mjs with Dredd; workflows: workflows.mjs with `redocly respect`; fuzz: fuzz.mjs
 // with fast-check); this file checks the configuration, runs the phases, and writes the reports.
@@ -19,27 +18,49 @@ const require = createRequire(import.meta.url);
 
 import { CHECKS, checkOfProblem, selectChecks } from './checks';
 import { createPlan } from './live-plan';
-import type { Operation } from './types';
+import type { CappedAnswer, Failure, Json, PhaseResult, PhaseResults, ReportCase, Totals } from './types';
+
+/** The options of a phase command (commander's camel-cased names). */
+interface RunOptions {
+  baseUrl?: string;
+  authUrl?: string;
+  clientId?: string;
+  sandbox?: boolean;
+  mock?: boolean;
+  allowWrites?: boolean;
+  checks?: string;
+  excludeChecks?: string;
+  maxResponseTime?: number;
+  requestTimeout?: number;
+  junit?: string;
+  json?: string;
+  targetData?: string;
+  minCoverage?: number;
+  only?: string;
+  workflow?: string;
+  seed?: number;
+  maxExamples?: number;
+}
 
 const here = import.meta.dirname;
 const { version } = require('../package.json');
 
 /** One line on stderr, then the exit code: never a stack trace. */
-function die(code: string, message: string) {
+function die(code: number, message: string): never {
   process.stderr.write(`hosting-api-contract: ${message}\n`);
   process.exit(code);
 }
 
 const whole =
   (name: string, min = 0) =>
-  (value) => {
+  (value: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min)
       throw new InvalidArgumentError(`${name} must be a whole number of at least ${min}.`);
     return n;
   };
 
-const percentage = (value) => {
+const percentage = (value: string) => {
   const n = Number(value);
   if (value.trim() === '' || !(n >= 0 && n <= 100))
     throw new InvalidArgumentError('--min-coverage must be a percentage from 0 to 100.');
@@ -47,7 +68,7 @@ const percentage = (value) => {
 };
 
 /** Exits 2 unless every `--only` entry names an operation of the spec (or a documented response of one). */
-async function checkOnly(only) {
+async function checkOnly(only: string) {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(specFile((message: string) => die(2, message)));
   for (const entry of only
@@ -85,7 +106,7 @@ const PHASES = {
   fuzz: 'generated input (fast-check, seeded): negative and positive data, deletes, creates, filters, auth',
 };
 
-function targetOptions(command: string, phases) {
+function targetOptions(command: Command, phases: string[]) {
   command
     .addOption(new Option('--base-url <url>', 'the API base URL, ending in /v1').env('CONTRACT_BASE_URL'))
     .addOption(
@@ -158,11 +179,13 @@ also get ::error annotations and a step summary. Exit codes: 0 passed, 1 contrac
 }
 
 for (const [name, description] of [
-  ['check', `every phase: ${Object.keys(PHASES).join(', ')}`],
+  ['check', `every phase: ${Object.keys(PHASES).join(', ')}`] as const,
   ...Object.entries(PHASES),
 ]) {
   const phases = name === 'check' ? Object.keys(PHASES) : [name];
-  targetOptions(program.command(name).description(description), phases).action((options) => run(phases, options));
+  targetOptions(program.command(name).description(description), phases).action((options: RunOptions) =>
+    run(phases, options),
+  );
 }
 program
   .command('checks')
@@ -180,23 +203,23 @@ function checkWritable(flag: string, file: string) {
     else if (statSync(path).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
     accessSync(existsSync(path) ? path : dirname(path), constants.W_OK);
   } catch (error) {
-    die(2, `${flag}: cannot write ${file} (${error.code ?? error.message}).`);
+    die(2, `${flag}: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
   }
 }
 
 /** The configuration the phases read from their environment; exits 2 on what cannot work. */
-function configure(o) {
+function configure(o: RunOptions) {
   if (o.mock && o.sandbox) die(2, 'give one target: --mock, --sandbox, or --base-url.');
   if (o.junit) checkWritable('--junit', o.junit);
   if (o.json) checkWritable('--json', o.json);
   try {
     selectChecks({ checks: o.checks, exclude: o.excludeChecks, maxResponseTime: o.maxResponseTime });
   } catch (error) {
-    die(2, `${error.message}.`);
+    die(2, `${(error as Error).message}.`);
   }
   // The phases' usage errors name the command the user ran (src/cli.mjs).
-  const env = { ...process.env, NODE_NO_WARNINGS: '1', CONTRACT_COMMAND: 'hosting-api-contract' };
-  const set = (name: string, value) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_NO_WARNINGS: '1', CONTRACT_COMMAND: 'hosting-api-contract' };
+  const set = (name: string, value: unknown) => {
     if (value !== undefined && value !== false) env[name] = String(value === true ? '1' : value);
   };
   set('CONTRACT_CHECKS', o.checks);
@@ -208,20 +231,22 @@ function configure(o) {
   set('CONTRACT_MIN_COVERAGE', o.minCoverage);
   const target = o.mock ? 'mock' : o.sandbox ? 'sandbox' : 'live';
   if (target === 'live') {
-    const missing = [
-      ['--base-url or CONTRACT_BASE_URL', o.baseUrl],
-      ['--client-id or CONTRACT_CLIENT_ID', o.clientId],
-      ['CONTRACT_CLIENT_SECRET', process.env.CONTRACT_CLIENT_SECRET],
-    ].filter(([, v]) => !v);
+    const missing = (
+      [
+        ['--base-url or CONTRACT_BASE_URL', o.baseUrl],
+        ['--client-id or CONTRACT_CLIENT_ID', o.clientId],
+        ['CONTRACT_CLIENT_SECRET', process.env.CONTRACT_CLIENT_SECRET],
+      ] as [string, string | undefined][]
+    ).filter(([, v]) => !v);
     if (missing.length)
       die(2, `give ${missing.map(([n]) => n).join(', ')} (or --sandbox to check the bundled sandbox).`);
     // The one reading of a target's address (@hosting-api/openapi/target), as the client, the CLI
     // and the MCP server read it: --auth-url defaults to the base URL without /v1.
-    let addresses;
+    let addresses: ReturnType<typeof resolveTarget>;
     try {
       addresses = resolveTarget({ baseUrl: o.baseUrl, authUrl: o.authUrl });
     } catch (error) {
-      die(2, error.message);
+      die(2, (error as Error).message);
     }
     set('CONTRACT_BASE_URL', addresses.baseUrl);
     set('CONTRACT_AUTH_URL', addresses.authUrl);
@@ -235,7 +260,7 @@ function configure(o) {
 async function preflight(env: NodeJS.ProcessEnv) {
   const url = `${env.CONTRACT_AUTH_URL}/auth/token`;
   const setup = { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 };
-  let res;
+  let res: CappedAnswer;
   try {
     res = await cappedFetch(
       url,
@@ -246,12 +271,12 @@ async function preflight(env: NodeJS.ProcessEnv) {
           grant_type: 'client_credentials',
           client_id: env.CONTRACT_CLIENT_ID,
           client_secret: env.CONTRACT_CLIENT_SECRET,
-        }),
+        } as Record<string, string>),
       },
       setup,
     );
   } catch (error) {
-    die(3, `cannot reach ${url} (${error.message}): check --auth-url and that the server is up.`);
+    die(3, `cannot reach ${url} (${(error as Error).message}): check --auth-url and that the server is up.`);
   }
   const type = res.headers['content-type'] ?? '';
   if (!/json/i.test(type))
@@ -261,14 +286,14 @@ async function preflight(env: NodeJS.ProcessEnv) {
     );
   if (res.statusCode === 400 || res.statusCode === 401 || res.statusCode === 403)
     die(3, `${url} refused the credentials (${res.statusCode}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
-  let token;
+  let token: unknown;
   try {
     token = JSON.parse(res.body)?.data?.access_token;
   } catch {}
   if (res.statusCode !== 200 || typeof token !== 'string')
     die(3, `${url} answered ${res.statusCode} without data.access_token: check --auth-url.`);
   const account = `${env.CONTRACT_BASE_URL}/account`;
-  let probe;
+  let probe: CappedAnswer;
   try {
     probe = await cappedFetch(
       account,
@@ -276,7 +301,7 @@ async function preflight(env: NodeJS.ProcessEnv) {
       setup,
     );
   } catch (error) {
-    die(3, `cannot reach ${account} (${error.message}): check --base-url.`);
+    die(3, `cannot reach ${account} (${(error as Error).message}): check --base-url.`);
   }
   const probeType = probe.headers['content-type'] ?? '';
   // A wrong base URL answers a page that is not the API's (a 404 page, a login page). A 2xx in
@@ -294,24 +319,27 @@ async function preflight(env: NodeJS.ProcessEnv) {
  * through the lists, live-plan.cjs) before the first phase and again after the last; `finish()`
  * answers the state diff as a report case (check state_unchanged).
  */
-async function stateDiff(env: NodeJS.ProcessEnv, phases) {
+async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(specFile((message: string) => die(2, message)));
   const base = `${env.CONTRACT_BASE_URL}/`;
   const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
-  let token;
-  const api = async (method: string, path: string, body) => {
-    token ??= await obtainToken(env.CONTRACT_AUTH_URL, model.issueTokenOperation, {
-      client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET },
+  let token: string | undefined;
+  const api = async (method: string, path: string, body?: unknown) => {
+    token ??= await obtainToken(env.CONTRACT_AUTH_URL as string, model.issueTokenOperation!, {
+      client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET } as Record<
+        string,
+        string
+      >,
     });
-    const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await cappedFetch(
       new URL(path.replace(/^\//, ''), base),
       { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
       { deadline: timeout },
     );
-    let json;
+    let json: Json;
     try {
       json = JSON.parse(res.body);
     } catch {}
@@ -344,13 +372,13 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases) {
     phases.includes('fuzz') &&
     !env.CONTRACT_FUZZ_WRITE_PARAMS
   ) {
-    await plan.prepare({ ownSites: false, git: true }).catch((error) => plan.notes.push(error.message));
+    await plan.prepare({ ownSites: false, git: true }).catch((error: Error) => plan.notes.push(error.message));
     env.CONTRACT_FUZZ_WRITE_PARAMS = JSON.stringify(plan.fixtures);
     console.log(`Fuzz writes go to what the run created: ${env.CONTRACT_FUZZ_WRITE_PARAMS}`);
   }
   const took = [(Date.now() - t0) / 1000];
   return {
-    async finish() {
+    async finish(): Promise<ReportCase & { stateDiff: { compared: number; changed: string[]; paths: string[] } }> {
       const t1 = Date.now();
       token = undefined; // a phase may have revoked tokens of the client
       // What the phases created and left (new items in the lists read before the run) is deleted.
@@ -389,9 +417,9 @@ const DEFAULT_MIN_COVERAGE = 25;
  * it and checked the answer against the spec without a problem (the union over the phases; each
  * phase's share is what it added to those before it).
  */
-function responseCoverage(documented, exercisedBy) {
-  const seen = new Set();
-  const byPhase = {};
+function responseCoverage(documented: string[], exercisedBy: Record<string, string[]>) {
+  const seen = new Set<string>();
+  const byPhase: Record<string, number> = {};
   for (const [phase, keys] of Object.entries(exercisedBy)) {
     const added = keys.filter((k) => documented.includes(k) && !seen.has(k));
     for (const k of added) seen.add(k);
@@ -403,15 +431,15 @@ function responseCoverage(documented, exercisedBy) {
 }
 
 /** Runs one phase script; resolves to its exit code and its results file's contents. */
-function phase(script: string, args, env: NodeJS.ProcessEnv, work: string) {
+function phase(script: string, args: string[], env: NodeJS.ProcessEnv, work: string) {
   const results = join(work, `${script}.json`);
-  return new Promise((done) => {
+  return new Promise<{ code: number; data: PhaseResults | undefined }>((done) => {
     const child = spawn(process.execPath, [join(here, script), ...args, '--results', results], {
       stdio: 'inherit',
       env,
     });
     child.on('exit', (code) => {
-      let data;
+      let data: PhaseResults | undefined;
       try {
         data = JSON.parse(readFileSync(results, 'utf8'));
       } catch {}
@@ -421,41 +449,43 @@ function phase(script: string, args, env: NodeJS.ProcessEnv, work: string) {
 }
 
 /** A phase's results as report cases: {phase, name, check, operationId, outcome, failures, …}. */
-function casesOf(name: string, data) {
-  const failuresOf = (r) =>
+function casesOf(name: string, data: PhaseResults | undefined) {
+  const failuresOf = (r: PhaseResult): Failure[] =>
     r.failures ?? (r.errors ?? []).map((message: string) => ({ check: checkOfProblem(message), message }));
-  const cases = (data?.results ?? []).map((r) => ({
-    phase: name,
-    name: r.name && r.name !== r.key && name === 'examples' ? `${r.key} (${r.name})` : (r.name ?? r.key),
-    check: r.check,
-    operationId: r.operationId,
-    outcome: r.outcome,
-    expected: r.expected ?? r.status,
-    actual: r.actual,
-    ms: r.ms,
-    reason: r.reason,
-    input: r.input,
-    statement: r.statement,
-    failures: r.outcome === 'fail' ? failuresOf(r) : undefined,
-    curl: r.outcome === 'fail' ? curlOf(r.request) : undefined,
-  }));
+  const cases = (data?.results ?? []).map(
+    (r): ReportCase => ({
+      phase: name,
+      name: r.name && r.name !== r.key && name === 'examples' ? `${r.key} (${r.name})` : (r.name ?? r.key),
+      check: r.check,
+      operationId: r.operationId,
+      outcome: r.outcome,
+      expected: r.expected ?? r.status,
+      actual: r.actual,
+      ms: r.ms,
+      reason: r.reason,
+      input: r.input,
+      statement: r.statement,
+      failures: r.outcome === 'fail' ? failuresOf(r) : undefined,
+      curl: r.outcome === 'fail' ? curlOf(r.request) : undefined,
+    }),
+  );
   for (const problem of data?.problems ?? [])
     cases.push({ phase: name, name: problem.name, check: problem.check, outcome: 'fail', failures: [problem] });
   return cases;
 }
 
-async function run(phases, options) {
+async function run(phases: string[], options: RunOptions) {
   const { env, target } = configure(options);
   if (options.only) await checkOnly(options.only);
   if (target === 'live') await preflight(env);
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
-  const cases = [];
+  const cases: ReportCase[] = [];
   const state =
     target === 'live' &&
     phases.includes('examples') &&
     selectChecks({ checks: options.checks, exclude: options.excludeChecks }).has('state_unchanged')
-      ? await stateDiff(env, phases).catch((error) => {
+      ? await stateDiff(env, phases).catch((error: Error) => {
           cases.push({
             phase: 'state',
             name: 'state diff',
@@ -468,14 +498,14 @@ async function run(phases, options) {
           return undefined;
         })
       : undefined;
-  const seconds = {};
-  const coverage = {};
+  const seconds: Record<string, number> = {};
+  const coverage: Record<string, Json> = {};
   // A live run of several phases: the coverage floor applies to the documented responses that all
   // of them exercised together (below), not to the examples phase alone.
   const ofRun = target === 'live' && phases.length > 1 && phases.includes('examples');
   if (ofRun) env.CONTRACT_COVERAGE_OF_RUN = '1';
-  const exercisedBy = {};
-  let documented;
+  const exercisedBy: Record<string, string[]> = {};
+  let documented: string[] | undefined;
   let worst = 0;
   for (const name of phases) {
     if (target === 'mock' && name !== 'examples') {
@@ -500,7 +530,7 @@ async function run(phases, options) {
           String(options.maxExamples ?? 20),
         ],
       ],
-    }[name];
+    }[name] as [string, string[]];
     const t0 = Date.now();
     const { code, data } = await phase(args[0], args[1], env, work);
     seconds[name] = (Date.now() - t0) / 1000;
@@ -530,13 +560,15 @@ async function run(phases, options) {
   rmSync(work, { recursive: true, force: true });
   if (state)
     cases.push(
-      await state.finish().catch((error) => ({
-        phase: 'state',
-        name: 'state diff',
-        check: 'state_unchanged',
-        outcome: 'fail',
-        failures: [{ check: 'state_unchanged', message: `could not read the state after the run: ${error.message}` }],
-      })),
+      await state.finish().catch(
+        (error: Error): ReportCase => ({
+          phase: 'state',
+          name: 'state diff',
+          check: 'state_unchanged',
+          outcome: 'fail',
+          failures: [{ check: 'state_unchanged', message: `could not read the state after the run: ${error.message}` }],
+        }),
+      ),
     );
   const reported = cases.some((c) => c.phase === 'state') ? [...phases, 'state'] : phases;
   if (ofRun && documented) {
@@ -560,8 +592,8 @@ async function run(phases, options) {
       });
   }
 
-  const count = (list, outcome: string) => list.filter((c) => c.outcome === outcome).length;
-  const totals = {
+  const count = (list: ReportCase[], outcome: string) => list.filter((c) => c.outcome === outcome).length;
+  const totals: Totals = {
     passed: count(cases, 'pass'),
     failed: count(cases, 'fail'),
     skipped: count(cases, 'skip'),
@@ -581,7 +613,7 @@ async function run(phases, options) {
     console.log('\nReproduce a failure (get $TOKEN first):');
     console.log(`  ${tokenLine(env.CONTRACT_AUTH_URL ?? 'http://<auth-url>')}`);
     for (const c of failed.filter((x) => x.curl).slice(0, 20))
-      console.log(`  # ${c.phase} ${c.failures[0].check} ${c.operationId ?? ''}\n  ${c.curl}`);
+      console.log(`  # ${c.phase} ${c.failures![0]!.check} ${c.operationId ?? ''}\n  ${c.curl}`);
   }
   const r = coverage.responses;
   const covered = [

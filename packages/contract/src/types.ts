@@ -161,6 +161,21 @@ export interface ExampleResult {
   [field: string]: unknown;
 }
 
+/** A result of any phase's results file: a transaction (examples), a step or a generated case (workflows, fuzz). */
+export interface PhaseResult extends ExampleResult {
+  check?: string | undefined;
+  expected?: unknown;
+  input?: unknown;
+  statement?: unknown;
+}
+/** A phase's results file (run.ts, workflows.ts, fuzz.ts write it with --results; main.ts reads it). */
+export interface PhaseResults {
+  results?: PhaseResult[];
+  problems?: (Failure & { name: string })[];
+  summary?: { coverage?: number; [field: string]: unknown };
+  coverage?: { responses?: { documented?: string[]; exercised?: string[] }; [field: string]: Json };
+}
+
 /** Passed, failed and skipped cases of a run and of each of its phases (seconds: how long the phase took). */
 export interface PhaseTotals {
   passed: number;
