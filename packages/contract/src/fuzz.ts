@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 // The gate's generated-input phase: seeded fast-check inputs for every operation, checked by the
@@ -24,7 +23,40 @@ import { bodyMutations, breaking, valid } from './generate';
 import { cappedFetch } from './http-cap';
 import { changesEveryItem } from './live-plan';
 import { createChecker, exercisedResponse, READ_VERBS } from './spec-check';
-import type { Json, Operation, Req, Res } from './types';
+import type {
+  Case,
+  CheckContext,
+  Failure,
+  Json,
+  Operation,
+  PhaseResult,
+  Req,
+  RequestParts,
+  Res,
+  StatementCheck,
+} from './types';
+
+/** What one generated input of a property did: its failures ([] passes), and for the record what was sent and seen. */
+interface Attempt {
+  failures: Failure[];
+  what: string;
+  request: Req;
+  expected: string | number;
+  actual: number;
+}
+/** A generated change of a request: a body mutation (generate.ts), a query or a path parameter. */
+interface Input {
+  what: string;
+  apply?: (body: Json) => unknown;
+  query?: Record<string, unknown>;
+  path?: Record<string, unknown>;
+}
+/** What a list is read with (walk, pagingProblems). */
+interface ListRequest {
+  query?: Record<string, unknown>;
+  body?: Json;
+  path?: Record<string, unknown> | undefined;
+}
 
 const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 
@@ -52,53 +84,53 @@ const numRuns = Number(values['max-examples']);
 if (!Number.isInteger(seed)) usage(`--seed must be an integer, got "${values.seed}"`);
 if (!(Number.isInteger(numRuns) && numRuns > 0))
   usage(`--max-examples must be a positive integer, got "${values['max-examples']}"`);
-let CHECKS;
+let CHECKS!: ReturnType<typeof checksFromEnv>;
 try {
   CHECKS = checksFromEnv();
 } catch (error) {
-  usage(error.message);
+  usage((error as Error).message);
 }
 const MAX_MS = Number(process.env.CONTRACT_MAX_RESPONSE_TIME) || 0;
-let params = {};
+let params: Record<string, Json> = {};
 try {
   params = JSON.parse(process.env.CONTRACT_FUZZ_PARAMS ?? '{}');
 } catch (error) {
-  usage(`CONTRACT_FUZZ_PARAMS is not a JSON object: ${error.message}`);
+  usage(`CONTRACT_FUZZ_PARAMS is not a JSON object: ${(error as Error).message}`);
 }
 
 // Live runs: the ids of resources the run created, for every path parameter of a write (set by
 // hosting-api-contract check; live-plan.cjs). Without them a write's path comes from `params`.
-let writeParams;
+let writeParams: Record<string, Json> | null | undefined;
 try {
   writeParams = JSON.parse(process.env.CONTRACT_FUZZ_WRITE_PARAMS ?? 'null');
 } catch (error) {
-  usage(`CONTRACT_FUZZ_WRITE_PARAMS is not a JSON object: ${error.message}`);
+  usage(`CONTRACT_FUZZ_WRITE_PARAMS is not a JSON object: ${(error as Error).message}`);
 }
 
 const model = await loadModel(specFile(usage));
 const checker = await createChecker(model);
 const started = Date.now();
 
-let sandbox;
-let baseUrl;
-let authUrl;
+let sandbox: Awaited<ReturnType<typeof startGateSandbox>> | undefined;
+let baseUrl: string;
+let authUrl: string;
 if (values.sandbox) {
   sandbox = await startGateSandbox(usage);
   ({ url: baseUrl, authUrl } = sandbox);
 } else {
   requireLiveVars('fuzz --live', 'Operations that change the target run only with CONTRACT_ALLOW_WRITES=1.');
-  baseUrl = process.env.CONTRACT_BASE_URL.replace(/\/$/, '');
-  authUrl = process.env.CONTRACT_AUTH_URL.replace(/\/$/, '');
+  baseUrl = process.env.CONTRACT_BASE_URL!.replace(/\/$/, '');
+  authUrl = process.env.CONTRACT_AUTH_URL!.replace(/\/$/, '');
 }
 const live = !sandbox;
 const allowWrites = !live || process.env.CONTRACT_ALLOW_WRITES === '1';
-let token;
+let token: string | undefined;
 let tokenAt = 0;
 try {
-  token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
+  token = await obtainToken(authUrl, model.issueTokenOperation!, { checker });
   tokenAt = Date.now();
 } catch (error) {
-  process.stderr.write(`contract fuzz: ${error.message}\n`);
+  process.stderr.write(`contract fuzz: ${(error as Error).message}\n`);
   await sandbox?.stop();
   process.exit(3);
 }
@@ -110,12 +142,12 @@ console.log(
 const isRead = (op: Operation) => op.method === 'get' || READ_VERBS.test(op.operationId);
 const byPath = new Map(model.operations.map((o) => [`${o.method} ${o.path}`, o]));
 const jsonBody = (op: Operation) => op.requestBody?.content?.['application/json'];
-const example = (media: Json) => media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
-const paramExample = (p) =>
-  p.example ?? Object.values(p.examples ?? {})[0]?.value ?? p.schema?.example ?? p.schema?.examples?.[0];
+const example = (media: Json) => media?.example ?? Object.values<Json>(media?.examples ?? {})[0]?.value;
+const paramExample = (p: Json) =>
+  p.example ?? Object.values<Json>(p.examples ?? {})[0]?.value ?? p.schema?.example ?? p.schema?.examples?.[0];
 
 /** The request of `op`: path parameters from `over`, CONTRACT_FUZZ_PARAMS or the spec's examples. */
-function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 'token' } = {}) {
+function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 'token' }: RequestParts = {}): Req {
   const url = new URL(
     op.path
       .replace(/\{([^}]+)\}/g, (_, name: string) =>
@@ -133,10 +165,10 @@ function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 't
     `${op.outsideV1 ? authUrl : baseUrl}/`,
   );
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
-  const headers = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json' };
   if (auth === 'token' && op.requiresToken) headers.Authorization = `Bearer ${token}`;
   else if (auth === 'garbage') headers.Authorization = 'Bearer garbage-token';
-  let text;
+  let text: string | undefined;
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     text = JSON.stringify(body);
@@ -146,10 +178,10 @@ function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 't
 
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
 /** One request (http-cap.cjs: a wall-clock deadline for the whole answer, a size cap). */
-async function send(req: Req) {
+async function send(req: Req): Promise<Res> {
   // The run's token is renewed when it gets old (TOKEN_REFRESH_MS): a target's tokens may expire mid-run.
   if (token && req.headers.Authorization === `Bearer ${token}` && Date.now() - tokenAt > TOKEN_REFRESH_MS) {
-    token = await obtainToken(authUrl, model.issueTokenOperation, { checker });
+    token = await obtainToken(authUrl, model.issueTokenOperation!, { checker });
     tokenAt = Date.now();
     req = { ...req, headers: { ...req.headers, Authorization: `Bearer ${token}` } };
   }
@@ -159,7 +191,7 @@ async function send(req: Req) {
     { method: req.method, headers: req.headers, body: req.body },
     { deadline: REQUEST_TIMEOUT_MS },
   );
-  let json;
+  let json: Json;
   try {
     json = JSON.parse(res.body);
   } catch {}
@@ -167,9 +199,9 @@ async function send(req: Req) {
 }
 
 /** The documented responses ("<operationId> <status>") this phase got and checked, for the coverage. */
-const exercised = new Set();
+const exercised = new Set<string>();
 /** Problems of an answer by check: the response checks, then max_response_time. */
-function responseFailures(op: Operation, res: Res, { expect } = {}) {
+function responseFailures(op: Operation, res: Res, { expect }: { expect?: string } = {}): Failure[] {
   const problems = checker.checkResponse({ op: op.operation }, expect ?? String(res.status), {
     statusCode: res.status,
     headers: res.headers,
@@ -177,14 +209,14 @@ function responseFailures(op: Operation, res: Res, { expect } = {}) {
   });
   const key = exercisedResponse(op.operationId, res.status, res.headers['content-type'], res.text, problems);
   if (key) exercised.add(key);
-  if (MAX_MS && res.ms > MAX_MS) problems.push(`response time ${res.ms} ms, over the limit of ${MAX_MS} ms`);
+  if (MAX_MS && res.ms! > MAX_MS) problems.push(`response time ${res.ms} ms, over the limit of ${MAX_MS} ms`);
   return problems.map((message) => ({ check: checkOfProblem(message), message }));
 }
 
 const reset = () => (sandbox ? sandbox.reset() : undefined);
 
 // ---- results -------------------------------------------------------------------------------
-const results = [];
+const results: PhaseResult[] = [];
 // The run's own token is shown as $TOKEN (the reproducers get it first); any other token a probe
 // sent (a garbage one, none) is shown as it was, so that the reproducer replays the probe.
 const masked = (req: Req) => ({
@@ -194,7 +226,13 @@ const masked = (req: Req) => ({
     ...(req.headers?.Authorization === `Bearer ${token}` ? { Authorization: 'Bearer $TOKEN' } : {}),
   },
 });
-function record(check, op: Operation, name: string, outcome: string, more = {}) {
+function record(
+  check: string,
+  op: Operation,
+  name: string,
+  outcome: PhaseResult['outcome'],
+  more: Partial<PhaseResult> = {},
+) {
   results.push({
     phase: 'fuzz',
     check,
@@ -206,20 +244,25 @@ function record(check, op: Operation, name: string, outcome: string, more = {}) 
     request: more.request && masked(more.request),
   });
 }
-const skip = (check, op: Operation, reason: string) =>
+const skip = (check: string, op: Operation, reason: string | undefined) =>
   CHECKS.has(check) && record(check, op, `${check} ${op.operationId}`, 'skip', { reason });
 
 /**
  * Runs a property with fast-check: `attempt(input)` returns the failures of one input ([] passes).
  * A failing input is shrunk, then replayed once for the record (its request and answer).
  */
-async function property(check, op: Operation, arbitrary, attempt: number) {
+async function property<T>(
+  check: string,
+  op: Operation,
+  arbitrary: fc.Arbitrary<T>,
+  attempt: (input: T) => Promise<Attempt>,
+) {
   // Each operation and check has a seed of its own, so --only replays the same inputs as the full run.
   const index = [...`${check} ${op.operationId}`].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0);
   const t0 = Date.now();
-  let last;
+  let last: Attempt | undefined;
   // A request without an answer ends the property: no shrinking against a target that is silent.
-  let unanswered;
+  let unanswered: unknown;
   const out = await fc.check(
     fc.asyncProperty(arbitrary, async (input) => {
       if (unanswered) throw unanswered;
@@ -239,7 +282,7 @@ async function property(check, op: Operation, arbitrary, attempt: number) {
   if (!out.failed) return record(check, op, `${check} ${op.operationId}`, 'pass', more);
   const failures = last?.failures?.length
     ? last.failures
-    : [{ check, message: String(out.errorInstance ?? out.error ?? 'failed') }];
+    : [{ check, message: String(out.errorInstance ?? (out as { error?: unknown }).error ?? 'failed') }];
   record(check, op, `${check} ${op.operationId}`, 'fail', {
     ...more,
     failures,
@@ -274,7 +317,7 @@ const only = (values.only ?? process.env.CONTRACT_ONLY ?? '')
 const operations = model.operations.filter((o) => !o.outsideV1 && (!only.length || only.includes(o.operationId)));
 if (only.length && operations.length === 0)
   usage(`--only selects no operation this phase fuzzes (${only.join(', ')}; the token operations are not fuzzed).`);
-const created = new Map(); // path parameter name → ids the run created (live runs touch only those)
+const created = new Map<string, Json[]>(); // path parameter name → ids the run created (live runs touch only those)
 
 /** Path parameters of reads that look at what a write changed: the ids the writes went to. */
 const writtenPath = (more = {}) => ({ ...(live && writeParams ? writeParams : {}), ...more });
@@ -287,7 +330,7 @@ function writeAllowed(op: Operation) {
   if (changesEveryItem(op.operationId))
     return { ok: false, reason: 'changes every item of its list, those that existed before the run too' };
   const last = op.path.match(/\{([^}]+)\}$/)?.[1];
-  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const lacking = names.filter((n) => n !== last && writeParams && writeParams[n] === undefined);
   if (lacking.length) return { ok: false, reason: `no ${lacking.join(', ')} the run created to write to` };
   const isCreate = op.method === 'post' && [...byPath.keys()].some((k) => k.startsWith(`get ${op.path}/{`));
@@ -302,12 +345,12 @@ async function negativeDataRejection(op: Operation) {
   const media = jsonBody(op);
   const base = example(media) ?? {};
   const documented4xx = Object.keys(op.responses).filter((s) => /^4\d\d$/.test(s) && s !== '401' && s !== '403');
-  const arbs = media?.schema ? bodyMutations(media.schema) : [];
+  const arbs: fc.Arbitrary<Input>[] = media?.schema ? bodyMutations(media.schema) : [];
   for (const p of op.parameters.filter((p) => p.in === 'query' && p.schema)) {
     const schema = p.schema;
     const t = Array.isArray(schema.type) ? schema.type : [schema.type];
     const queryArbs = breaking(schema, `query ${p.name}`).filter(
-      (_, i) => i > 0 || t.some((x) => ['integer', 'number', 'boolean'].includes(x)),
+      (_, i) => i > 0 || t.some((x: string) => ['integer', 'number', 'boolean'].includes(x)),
     );
     for (const arb of queryArbs)
       arbs.push(
@@ -346,7 +389,7 @@ async function negativeDataRejection(op: Operation) {
     if (before !== after)
       failures.push({
         check: 'negative_data_rejection',
-        message: `${mutation.what}: refused, but ${read.method.toUpperCase()} ${read.path} reads differently afterwards: ${whatChanged(before, after)}`,
+        message: `${mutation.what}: refused, but ${read!.method.toUpperCase()} ${read!.path} reads differently afterwards: ${whatChanged(before, after)}`,
       });
     return {
       failures: failures.filter((f) => CHECKS.has(f.check)),
@@ -359,17 +402,17 @@ async function negativeDataRejection(op: Operation) {
 }
 
 /** What differs between two answers, field by field (at most 5), for a before/after failure. */
-function whatChanged(before, after) {
-  let a;
-  let b;
+function whatChanged(before: string | undefined, after: string | undefined) {
+  let a: Json;
+  let b: Json;
   try {
-    a = JSON.parse(before);
-    b = JSON.parse(after);
+    a = JSON.parse(before as string);
+    b = JSON.parse(after as string);
   } catch {
     return `${String(before).slice(0, 120)} → ${String(after).slice(0, 120)}`;
   }
-  const out = [];
-  const walk = (x, y, at) => {
+  const out: string[] = [];
+  const walk = (x: Json, y: Json, at: string) => {
     if (out.length >= 5) return;
     if (x && y && typeof x === 'object' && typeof y === 'object') {
       for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) walk(x[k], y[k], at ? `${at}/${k}` : k);
@@ -387,7 +430,7 @@ async function positiveDataAcceptance(op: Operation) {
   const queryParams = op.parameters.filter((p) => p.in === 'query' && p.schema);
   const arb = fc.record({
     body: media?.schema ? valid(media.schema) : fc.constant(undefined),
-    query: fc.record(Object.fromEntries(queryParams.map((p) => [p.name, valid(p.schema)])), {
+    query: fc.record<Record<string, unknown>>(Object.fromEntries(queryParams.map((p) => [p.name, valid(p.schema)])), {
       requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name),
     }),
   });
@@ -421,7 +464,7 @@ async function ignoredAuth(op: Operation) {
   if (!isRead(op) && !allowWrites) return skip('ignored_auth', op, 'changes the target; give --allow-writes to run it');
   const t0 = Date.now();
   const failures = [];
-  let req;
+  let req: Req | undefined;
   for (const auth of ['none', 'garbage']) {
     req = requestOf(op, { auth, body: example(jsonBody(op)) });
     const res = await send(req);
@@ -443,7 +486,7 @@ async function ignoredAuth(op: Operation) {
 }
 
 /** The id of a created resource in a create's answer: `data.id`, or the path parameter's field. */
-const idOf = (res: Res, param: Json) => res.json?.data?.id ?? res.json?.data?.[param.replace(/_id$/, 'Id')];
+const idOf = (res: Res, param: string) => res.json?.data?.id ?? res.json?.data?.[param.replace(/_id$/, 'Id')];
 
 async function ensureResourceAvailability(op: Operation) {
   const itemPath = [...byPath.values()].find(
@@ -452,7 +495,7 @@ async function ensureResourceAvailability(op: Operation) {
   if (op.method !== 'post' || !itemPath) return;
   const allowed = writeAllowed(op);
   if (!allowed.ok) return skip('ensure_resource_availability', op, allowed.reason);
-  const param = itemPath.path.match(/\{([^}]+)\}$/)[1];
+  const param = itemPath.path.match(/\{([^}]+)\}$/)![1]!;
   const t0 = Date.now();
   await reset();
   const req = requestOf(op, { body: example(jsonBody(op)) });
@@ -530,7 +573,7 @@ async function useAfterDelete(op: Operation) {
 }
 
 /** The items of a list answer: `data`, or the one array inside it (`{name, email, sites}`). */
-function itemsOf(json) {
+function itemsOf(json: Json): Json[] | undefined {
   const data = json?.data;
   if (Array.isArray(data)) return data;
   const arrays = data && typeof data === 'object' ? Object.values(data).filter(Array.isArray) : [];
@@ -538,16 +581,16 @@ function itemsOf(json) {
 }
 
 /** The query that asks for a page: per_page and page, and paginate=true where the list is whole unless asked. */
-const pageQuery = (op: Operation, perPage: number, page) => ({
+const pageQuery = (op: Operation, perPage: number, page: number) => ({
   ...(op.parameters.some((p) => p.name === 'paginate') ? { paginate: true } : {}),
   per_page: perPage,
   page,
 });
 
 /** Every item of a paged list (per_page 50, at most 20 pages), or of an unpaged one. */
-async function walk(op: Operation, { query = {}, body, path } = {}) {
+async function walk(op: Operation, { query = {}, body, path }: ListRequest = {}) {
   const paged = op.parameters.some((p) => p.name === 'per_page');
-  const items = [];
+  const items: Json[] = [];
   for (let page = 1; page <= 20; page++) {
     const res = await send(
       requestOf(op, {
@@ -559,16 +602,16 @@ async function walk(op: Operation, { query = {}, body, path } = {}) {
     const found = itemsOf(res.json);
     if (!found) break;
     items.push(...found);
-    if (!res.json.page?.nextPage) break;
+    if (!res.json!.page?.nextPage) break;
   }
   return items;
 }
 
 /** Paging: perPage holds, totalItems and lastPage agree, the pages add up without repeats. */
-async function pagingProblems(op: Operation, { query = {}, body } = {}) {
-  const problems = [];
-  const ids = [];
-  let total;
+async function pagingProblems(op: Operation, { query = {}, body }: ListRequest = {}) {
+  const problems: string[] = [];
+  const ids: string[] = [];
+  let total: number | undefined;
   for (let page = 1; page <= 20; page++) {
     const res = await send(
       requestOf(op, {
@@ -593,20 +636,20 @@ async function pagingProblems(op: Operation, { query = {}, body } = {}) {
         `page ${page}: lastPage ${p.lastPage} with totalItems ${p.totalItems} and perPage 2 (expected ${last})`,
       );
     ids.push(...items.map((item) => JSON.stringify(item?.id ?? item)));
-    const expectedNext = page < p.lastPage ? page + 1 : null;
+    const expectedNext = page < p.lastPage! ? page + 1 : null;
     if (p.nextPage !== expectedNext) problems.push(`page ${page}: nextPage ${p.nextPage}, expected ${expectedNext}`);
-    if (problems.length || page >= p.lastPage) break;
+    if (problems.length || page >= p.lastPage!) break;
   }
-  if (!problems.length && total <= 40 && ids.length !== total)
+  if (!problems.length && total! <= 40 && ids.length !== total)
     problems.push(`the pages hold ${ids.length} items, totalItems is ${total}`);
   if (!problems.length && new Set(ids).size !== ids.length) problems.push('an item is on two pages');
   return problems;
 }
 
 /** Filters whose meaning the API documentation states: each item must match what was asked. */
-const FILTERS = {
+const FILTERS: Record<string, (items: Json[]) => { what: string; body: Json; matches: (i: Json) => boolean }[]> = {
   // POST /sites/search: filters [{key, value}]; keys seen: name, state.
-  searchSites: (items) =>
+  searchSites: (items: Json[]) =>
     ['state', 'name'].flatMap((key) => {
       const value = items.find((i) => typeof i?.[key] === 'string')?.[key];
       return value === undefined
@@ -615,7 +658,7 @@ const FILTERS = {
             {
               what: `${key} = ${value}`,
               body: { filters: [{ key, value }] },
-              matches: (i) => i?.[key] === value || String(i?.[key] ?? '').includes(value),
+              matches: (i: Json) => i?.[key] === value || String(i?.[key] ?? '').includes(value),
             },
           ];
     }),
@@ -656,42 +699,43 @@ async function filterSemantics(op: Operation) {
 // Among the writes, a git connection first: the seed's transitions need it (connect after a token
 // is stored, which the live plan does; the configuration's update and the deploy need a connection).
 const FIRST_WRITES = ['connectSiteGitRepository'];
-const order = (o) => (isRead(o) ? 0 : o.method === 'delete' ? 2 : FIRST_WRITES.includes(o.operationId) ? 0.5 : 1);
+const order = (o: Operation) =>
+  isRead(o) ? 0 : o.method === 'delete' ? 2 : FIRST_WRITES.includes(o.operationId) ? 0.5 : 1;
 const sorted = [...operations].sort((a, b) => order(a) - order(b));
 /** Runs one check of one operation; a request that got no answer fails that check, and the run goes on. */
-async function guarded(check, op: Operation, run) {
+async function guarded(check: string, op: Operation, run: (op: Operation) => Promise<unknown>) {
   if (!CHECKS.has(check)) return;
   try {
     await run(op);
   } catch (error) {
-    const message = `no answer from the target: ${error.message}`;
+    const message = `no answer from the target: ${(error as Error).message}`;
     record(check, op, `${check} ${op.operationId}`, 'fail', { failures: [{ check, message }], errors: [message] });
   }
 }
 // ---- the checks derived from the spec's behaviour statements (src/checks/) ------------------
-const statementContext = {
+const statementContext: CheckContext = {
   model,
   live,
   allowWrites,
   authUrl,
   client: { id: process.env.CONTRACT_CLIENT_ID, secret: process.env.CONTRACT_CLIENT_SECRET },
-  request: (op: Operation, options) => requestOf(op, options),
+  request: (op: Operation, options?: RequestParts) => requestOf(op, options),
   // Live: the path parameters of what the run made (the resources \`check\` created for the fuzz
   // phase's writes), so that a write and the read of its effect address the same resource.
   writePath: live && writeParams ? writeParams : undefined,
   send,
   reset,
 };
-const statementCases = [];
+const statementCases: (Partial<PhaseResult> & { outcome: string; statementPointer?: string })[] = [];
 /** Runs one statement check on one operation: a case per statement, named by its source. */
-async function statementCheck(check, op: Operation) {
+async function statementCheck(check: StatementCheck, op: Operation) {
   if (!CHECKS.has(check.name)) return;
   const t0 = Date.now();
-  let cases;
+  let cases: Case[];
   try {
     cases = await check.run(statementContext, op);
   } catch (error) {
-    const message = `no answer from the target: ${error.message}`;
+    const message = `no answer from the target: ${(error as Error).message}`;
     return record(check.name, op, `${check.name} ${op.operationId}`, 'fail', {
       failures: [{ check: check.name, message }],
       errors: [message],
@@ -702,7 +746,9 @@ async function statementCheck(check, op: Operation) {
   const ms = Date.now() - t0;
   for (const c of cases) {
     const failures =
-      c.outcome === 'fail' ? [{ check: check.name, message: c.message, statement: c.statement.source }] : undefined;
+      c.outcome === 'fail'
+        ? [{ check: check.name, message: c.message as string, statement: c.statement.source }]
+        : undefined;
     const one = {
       ms,
       statement: c.statement.source,
@@ -750,12 +796,12 @@ const coverage = statementCoverage(
   ),
   statementCases,
 );
-const by = (o) => results.filter((r) => r.outcome === o);
+const by = (o: string) => results.filter((r) => r.outcome === o);
 console.log(
   `\nFuzz: ${results.length} cases over ${operations.length} operations (seed ${seed}): ${by('pass').length} passed, ${by('fail').length} failed, ${by('skip').length} skipped.`,
 );
 for (const r of by('fail'))
-  console.log(`FAILED ${r.name}${r.input ? ` (input: ${r.input})` : ''}:\n    ${r.errors.join('\n    ')}`);
+  console.log(`FAILED ${r.name}${r.input ? ` (input: ${r.input})` : ''}:\n    ${r.errors!.join('\n    ')}`);
 console.log(
   `Behaviour statements exercised: ${coverage.exercised} of ${coverage.statements} (${coverage.percent}%; ${Object.entries(
     coverage.byKind,

@@ -56,7 +56,7 @@ export interface CheckContext {
   allowWrites: boolean;
   request(op: Operation, parts?: RequestParts): Req;
   send(req: Req): Promise<Res>;
-  reset(): Promise<void>;
+  reset(): Promise<void> | void;
   authUrl: string;
   client: { id: string | undefined; secret: string | undefined };
   /** Live runs: the path parameters a write is sent to (live-plan). */
