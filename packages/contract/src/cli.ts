@@ -129,7 +129,7 @@ export async function startGateSandbox(usage: Usage, options: SandboxOptions = {
  * checked against the spec. Anything else throws "could not obtain a token from POST <url>: <why>".
  */
 export async function obtainToken(
-  authUrl: string,
+  authUrl: string | URL,
   op: Operation,
   {
     checker,

@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noImplicitAnyLet: not yet annotated (see tsconfig.json's include)
 // Dredd hooks for the contract gate. Dredd sends one request per documented response (its
 // "transactions") and checks the status code and Content-Type; these hooks
 //   - get a token from the target's token operation and authorise every request but the 401 ones,
@@ -18,12 +17,56 @@ import { checkOfProblem, checksFromEnv } from './checks';
 import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
 import { createPlan } from './live-plan';
 import { createChecker, READ_VERBS } from './spec-check';
-import type { Json } from './types';
+import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
+
+type Checker = Awaited<ReturnType<typeof createChecker>>;
+type Done = () => void;
+/** What the hooks keep on a transaction from one hook to the next. */
+interface Contract {
+  key: string;
+  status: string;
+  operationId?: string;
+  mediaType?: string;
+  mediaOverride?: boolean;
+  reason?: string;
+  error?: string;
+  planned?: boolean;
+  otherMedia?: string;
+  sentAt?: number;
+  ms?: number;
+  revokes?: string;
+}
+/** A Dredd transaction, as far as the hooks read and change it. */
+interface Transaction {
+  name: string;
+  origin: { resourceName: string };
+  request: { method: string; uri: string; headers: Record<string, string>; body: string };
+  expected: { statusCode: number | string; headers?: Record<string, string>; body?: unknown; bodySchema?: unknown };
+  real?: { statusCode: number; headers: Record<string, string>; body: string };
+  protocol: string;
+  host: string;
+  port: string;
+  fullPath: string;
+  skip?: boolean;
+  fail?: string | boolean;
+  test?: { valid?: boolean; message?: string };
+  contract?: Contract;
+}
+/** A transaction's request from the target data ("requests") or the live plan. */
+interface Override {
+  params?: Record<string, Json>;
+  query?: Record<string, unknown>;
+  body?: Json;
+  headers?: Record<string, string>;
+  before?: Json[];
+  client?: string;
+  planned?: boolean;
+}
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
-const BASE_URL = new URL(env.CONTRACT_BASE_URL);
-const AUTH_URL = new URL(env.CONTRACT_AUTH_URL);
+const BASE_URL = new URL(env.CONTRACT_BASE_URL as string);
+const AUTH_URL = new URL(env.CONTRACT_AUTH_URL as string);
 const ALLOW_WRITES = env.CONTRACT_ALLOW_WRITES === '1';
 const ONLY = (env.CONTRACT_ONLY ?? '')
   .split(',')
@@ -35,28 +78,28 @@ const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
 // Every request of the hooks' own gives up as Dredd's do (run.mjs always sets it: --request-timeout or its default).
 const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT);
 /** A request of the hooks' own: the run's deadline and size cap (http-cap.cjs). */
-const request = (url: string, init) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
-const data = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
+const request = (url: string | URL, init: FetchInit) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
+const data: Json = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
 /**
  * Transactions skipped by name (`<operationId> <status>`), with the reason. Empty: against the
  * mock every documented response is exercised. Add an entry here, never a silent skip.
  */
-const SKIPS = {};
+const SKIPS: Record<string, string> = {};
 
 // ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs --
 // Loaded before the first transaction (beforeAll); the token operations (served at the auth URL,
 // outside /v1) and their paths come from the model, not from a list kept here.
-let operations;
-let firstExample;
-let checkResponse;
-let header;
-let TOKEN_OPERATIONS;
-let tokenOp; // the token operation that issues tokens (client-credentials grant), from the model
-let revokeOp; // the one that revokes a token, from the model
-let credentials;
-let checker;
-let requestToken; // cli.mjs obtainToken
+let operations: Checker['operations'];
+let firstExample: Checker['firstExample'];
+let checkResponse: Checker['checkResponse'];
+let header: Checker['header'];
+let TOKEN_OPERATIONS: Set<string>;
+let tokenOp: Operation; // the token operation that issues tokens (client-credentials grant), from the model
+let revokeOp: Operation; // the one that revokes a token, from the model
+let credentials: Record<string, string>;
+let checker: Checker;
+let requestToken: typeof import('./cli').obtainToken; // cli.mjs obtainToken
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
   ({ obtainToken: requestToken } = await import('./cli'));
@@ -65,8 +108,8 @@ async function loadSpec() {
   checker = await createChecker(model);
   ({ operations, firstExample, checkResponse, header } = checker);
   TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId));
-  tokenOp = model.issueTokenOperation;
-  revokeOp = model.revokeTokenOperation;
+  tokenOp = model.issueTokenOperation!;
+  revokeOp = model.revokeTokenOperation!;
   if (!tokenOp || !revokeOp)
     throw new Error('the spec has no token operation with the client-credentials grant, or none that revokes a token');
   const tokenExample = firstExample(tokenOp.requestBody.content['application/x-www-form-urlencoded']);
@@ -77,16 +120,17 @@ async function loadSpec() {
 }
 
 // ---- tokens ---------------------------------------------------------------------------------
-let token;
-let tokenError;
+let token: string | undefined;
+let tokenError: string | undefined;
 
-const authUrl = (o) => new URL(o.path.replace(/^\//, ''), withSlash(AUTH_URL));
+const authUrl = (o: Operation) => new URL(o.path.replace(/^\//, ''), withSlash(AUTH_URL));
 
 /** A token for `client` (default: the run's credentials), its response checked against the spec. */
-const obtainToken = (client = credentials) => requestToken(AUTH_URL, tokenOp, { checker, client });
+const obtainToken = (client: Record<string, string> = credentials) =>
+  requestToken(AUTH_URL, tokenOp, { checker, client });
 
 /** Revokes a token at the target's revoke operation (POST /auth/revoke), with the run's client credentials. */
-async function revokeToken(value) {
+async function revokeToken(value: string) {
   const url = authUrl(revokeOp);
   const res = await request(url, {
     method: 'POST',
@@ -96,35 +140,35 @@ async function revokeToken(value) {
   if (res.statusCode !== 200) throw new Error(`POST ${url} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
 }
 
-const withSlash = (u) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
+const withSlash = (u: URL) => new URL(u.href.endsWith('/') ? u.href : `${u.href}/`);
 
 // Auth probes (live targets, the sandbox included): every 401 transaction that runs is repeated
 // with a garbage token, a malformed Authorization header (another scheme with the run's valid
 // token; `Bearer` with no token) and a token the gate revoked itself; each must get the documented
 // 401. Against the mock there are no real tokens to tell apart; CONTRACT_AUTH_PROBES=0 turns the
 // probes off for another stand-in that accepts any token.
-let revoked;
-let revokedError;
+let revoked: string | undefined;
+let revokedError: string | undefined;
 const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0' && CHECKS.has('ignored_auth');
 
 // Live targets without a reset in the target data: live-plan.cjs finds existing ids, creates what
 // the writes go to, orders the transactions, cleans up and diffs the state (see its header).
 const PLANNED = MODE === 'live' && !data.reset && env.CONTRACT_PLAN !== '0';
-let plan;
-let stateBefore;
-const planResults = [];
-let specModel;
+let plan: ReturnType<typeof createPlan> | undefined;
+let stateBefore: Awaited<ReturnType<ReturnType<typeof createPlan>['snapshot']>>;
+const planResults: ExampleResult[] = [];
+let specModel: SpecModel;
 
 /** A request of the plan's: the run's token, JSON both ways; answers {statusCode, json, body}. */
-async function planApi(method: string, path: string, body, accept = 'application/json') {
-  const headers = { Accept: accept, Authorization: `Bearer ${token}` };
+async function planApi(method: string, path: string, body?: unknown, accept = 'application/json') {
+  const headers: Record<string, string> = { Accept: accept, Authorization: `Bearer ${token}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await request(new URL(path.replace(/^\//, ''), withSlash(BASE_URL)), {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let json;
+  let json: Json;
   try {
     json = JSON.parse(res.body);
   } catch {}
@@ -143,7 +187,7 @@ function controlAdvance() {
     });
 }
 
-async function startPlan(transactions) {
+async function startPlan(transactions: Transaction[]) {
   plan = createPlan({
     model: specModel,
     api: planApi,
@@ -157,7 +201,7 @@ async function startPlan(transactions) {
     try {
       await plan.prepare();
     } catch (error) {
-      plan.notes.push(`set-up failed: ${error.message}`);
+      plan.notes.push(`set-up failed: ${(error as Error).message}`);
     }
   }
   plan.order(transactions, (t) => lookup(t)?.model);
@@ -169,24 +213,20 @@ async function startPlan(transactions) {
 }
 
 async function finishPlan() {
-  const problems = ALLOW_WRITES ? await plan.cleanup() : [];
+  const problems = ALLOW_WRITES ? await plan!.cleanup() : [];
   if (ALLOW_WRITES)
     planResults.push({
       key: 'clean-up',
       name: 'live plan: delete what the run created',
-      outcome: problems.length ? 'fail' : 'pass',
-      errors: problems.length ? problems : undefined,
-      failures: problems.length
-        ? problems.map((message: string) => ({ check: 'state_unchanged', message }))
-        : undefined,
+      ...resultOf(problems, 'state_unchanged'),
     });
-  const { count, ms, budgetMs, timedOut } = plan.waits;
+  const { count, ms, budgetMs, timedOut } = plan!.waits;
   console.log(
     `State waits: ${count}, ${(ms / 1000).toFixed(1)} s of a budget of ${(budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${timedOut.length ? `; out of budget: ${timedOut.join(', ')}` : ''}.`,
   );
 }
 
-hooks.beforeAll((transactions, done) => {
+hooks.beforeAll((transactions: Transaction[], done: Done) => {
   loadSpec()
     .then(
       () => obtainToken(),
@@ -205,7 +245,7 @@ hooks.beforeAll((transactions, done) => {
             await revokeToken(doomed);
             revoked = doomed;
           } catch (error) {
-            revokedError = `could not obtain and revoke a token for the revoked-token probe: ${error.message}`;
+            revokedError = `could not obtain and revoke a token for the revoked-token probe: ${(error as Error).message}`;
           }
         }
         if (PLANNED)
@@ -223,16 +263,22 @@ hooks.beforeAll((transactions, done) => {
 });
 
 // ---- building each request ------------------------------------------------------------------
-function keyOf(info, status) {
+function keyOf(info: OperationInfo, status: string) {
   return `${info.op.operationId} ${status}`;
 }
 
-function lookup(transaction) {
+function lookup(transaction: Transaction) {
   return operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
 }
 
 /** Why this transaction is not run, or undefined to run it. */
-function skipReason(info, status, key: string, override, mediaType: string) {
+function skipReason(
+  info: OperationInfo,
+  status: string,
+  key: string,
+  override: Override | undefined,
+  mediaType: string,
+) {
   if (ONLY.length && !ONLY.includes(info.op.operationId) && !ONLY.includes(key)) {
     return 'not selected (CONTRACT_ONLY)';
   }
@@ -254,9 +300,9 @@ function skipReason(info, status, key: string, override, mediaType: string) {
   return `live: a ${status} depends on the target's state (give the request in CONTRACT_TARGET_DATA "requests": {"<operationId> ${status}": …})`;
 }
 
-function buildUri(info, status, transactionUri: string, override) {
+function buildUri(info: OperationInfo, status: string, transactionUri: string, override: Override | undefined) {
   const [, query = ''] = transactionUri.split('?');
-  const values = { ...(data.params ?? {}), ...(override?.params ?? {}) };
+  const values: Record<string, Json> = { ...(data.params ?? {}), ...(override?.params ?? {}) };
   // In live mode a 404 is provoked with an id that does not exist (the last path parameter).
   if (MODE === 'live' && status === '404' && (!override?.params || override.planned)) {
     const last = info.params.filter((p) => p.in === 'path').pop();
@@ -280,16 +326,16 @@ function buildUri(info, status, transactionUri: string, override) {
 function missingValue(param: Json) {
   const schema = param.schema ?? {};
   if (schema.format === 'email' || /email/.test(param.name)) return 'nobody-contract-gate@example.invalid';
-  const types = [].concat(schema.type ?? 'string');
+  const types = ([] as string[]).concat(schema.type ?? 'string');
   const big = Math.min(schema.maximum ?? 2_000_000_000, 2_000_000_000);
   return types.includes('integer') || types.includes('number') ? big - 7 : String(1_999_999_993);
 }
 
-function buildBody(info, status, override) {
+function buildBody(info: OperationInfo, status: string, override: Override | undefined) {
   const requestBody = info.op.requestBody;
   if (!requestBody) return undefined;
-  const [mediaType, media] = Object.entries(requestBody.content)[0];
-  let value = override?.body ?? data.bodies?.[info.op.operationId] ?? firstExample(media);
+  const [mediaType, media] = Object.entries<Json>(requestBody.content)[0] as [string, Json];
+  let value: Json = override?.body ?? data.bodies?.[info.op.operationId] ?? firstExample(media);
   if (info.op.operationId === tokenOp.operationId) {
     value = { grant_type: 'client_credentials', ...credentials };
     // Live: a request without the required credentials must get the documented 400.
@@ -308,7 +354,7 @@ function buildBody(info, status, override) {
 // The run's token is renewed when it gets old (cli.mjs TOKEN_REFRESH_MS): a target's tokens may
 // expire during a long run (the sandbox's hour is a minute at --speed 60).
 let tokenAt = Date.now();
-hooks.beforeEach((transaction, done) => {
+hooks.beforeEach((transaction: Transaction, done: Done) => {
   if (!token || Date.now() - tokenAt < Number(env.CONTRACT_TOKEN_REFRESH_MS || 20_000))
     return beforeEach(transaction, done);
   obtainToken().then(
@@ -321,7 +367,7 @@ hooks.beforeEach((transaction, done) => {
   );
 });
 
-function beforeEach(transaction, done: boolean) {
+function beforeEach(transaction: Transaction, done: Done) {
   const info = lookup(transaction);
   const status = String(transaction.expected.statusCode);
   if (!info) {
@@ -351,34 +397,41 @@ function beforeEach(transaction, done: boolean) {
   const planned =
     plan && !override && !TOKEN_OPERATIONS.has(info.op.operationId) && (status.startsWith('2') || status === '404');
   if (!planned) return build(transaction, info, status, mediaType, override, done);
-  if (status === '404' && plan.isStateless()) {
+  if (status === '404' && plan!.isStateless()) {
     transaction.skip = true;
     transaction.contract.reason =
       'live: the target answers two creates with the same id (it keeps no state), so an id that names nothing cannot be told from one that does: give the 404 in CONTRACT_TARGET_DATA';
     return done();
   }
-  plan
+  plan!
     .resolve(info.model, mediaType)
     .then(async (r) => {
       if (r.skip) {
         transaction.skip = true;
-        transaction.contract.reason = r.skip;
+        transaction.contract!.reason = r.skip;
         return done();
       }
-      if (status.startsWith('2') && ALLOW_WRITES) await plan.before(info.model, r.params);
-      transaction.contract.planned = true;
+      if (status.startsWith('2') && ALLOW_WRITES) await plan!.before(info.model, r.params);
+      transaction.contract!.planned = true;
       // The target data's params win over the plan's ids where it names them.
       const params = { ...r.params, ...(data.params ?? {}) };
       build(transaction, info, status, mediaType, { params, body: r.body, planned: true }, done);
     })
-    .catch((error) => {
-      transaction.contract.error = `live plan: ${error.message}`;
-      failWith(transaction, transaction.contract.error);
+    .catch((error: Error) => {
+      transaction.contract!.error = `live plan: ${error.message}`;
+      failWith(transaction, transaction.contract!.error);
       done();
     });
 }
 
-function build(transaction, info, status, _mediaType: string, override, done: boolean) {
+function build(
+  transaction: Transaction,
+  info: OperationInfo,
+  status: string,
+  _mediaType: string,
+  override: Override | undefined,
+  done: Done,
+) {
   // Where the request goes: the token operations live at the auth URL, the rest under the base URL.
   const root = TOKEN_OPERATIONS.has(info.op.operationId) ? AUTH_URL : BASE_URL;
   const uri = buildUri(info, status, transaction.request.uri, override);
@@ -417,7 +470,7 @@ function build(transaction, info, status, _mediaType: string, override, done: bo
     prepare(override, headers).then(
       () => finish(transaction, info, status, body, done),
       (error) => {
-        failWith(transaction, `target data set-up failed: ${error.message}`);
+        failWith(transaction, `target data set-up failed: ${(error as Error).message}`);
         done();
       },
     );
@@ -435,7 +488,7 @@ function build(transaction, info, status, _mediaType: string, override, done: bo
  *   `client` (per request): a name of the top-level `clients` ({client_id, client_secret}); the
  *     transaction is authorised with a token of that client (e.g. one without a scope, for a 403).
  */
-async function prepare(override, headers) {
+async function prepare(override: Override | undefined, headers: Record<string, string>) {
   if (data.reset) {
     const [method, path] = data.reset.includes(' ') ? data.reset.split(' ') : ['POST', data.reset];
     await send(method, new URL(path.replace(/^\//, ''), withSlash(AUTH_URL)));
@@ -451,8 +504,8 @@ async function prepare(override, headers) {
   }
 }
 
-async function send(method: string, url: string, body, authorised = false) {
-  const headers = { Accept: 'application/json' };
+async function send(method: string, url: URL, body?: unknown, authorised = false) {
+  const headers: Record<string, string> = { Accept: 'application/json' };
   if (authorised && token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await request(url, {
@@ -464,20 +517,26 @@ async function send(method: string, url: string, body, authorised = false) {
     throw new Error(`${method} ${url.pathname} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
 }
 
-function finish(transaction, info, status, body, next) {
+function finish(
+  transaction: Transaction,
+  info: OperationInfo,
+  status: string,
+  body: ReturnType<typeof buildBody>,
+  next: Done,
+) {
   const done = () => {
-    transaction.contract.sentAt = performance.now();
+    transaction.contract!.sentAt = performance.now();
     next();
   };
   // Revoking: use a token of its own, so the run's token stays valid.
   if (info.op.operationId === revokeOp.operationId && status.startsWith('2')) {
     obtainToken().then(
       (throwaway) => {
-        transaction.contract.revokes = throwaway;
-        transaction.request.body = new URLSearchParams({ ...body.value, token: throwaway }).toString();
+        transaction.contract!.revokes = throwaway;
+        transaction.request.body = new URLSearchParams({ ...body!.value, token: throwaway }).toString();
         done();
       },
-      (error) => {
+      (error: Error) => {
         failWith(transaction, `could not obtain a token to revoke: ${error.message}`);
         done();
       },
@@ -489,7 +548,7 @@ function finish(transaction, info, status, body, next) {
 
 // Dredd's own body check compares the keys of the first example with the response; the full
 // schema check in afterEach replaces it (Dredd still checks the status code and Content-Type).
-hooks.beforeEachValidation((transaction) => {
+hooks.beforeEachValidation((transaction: Transaction) => {
   if (transaction.contract?.sentAt)
     transaction.contract.ms = Math.round(performance.now() - transaction.contract.sentAt);
   delete transaction.expected.body;
@@ -497,8 +556,8 @@ hooks.beforeEachValidation((transaction) => {
   // Gavel compares Content-Type exactly; `application/json; charset=utf-8` is the same media type.
   const expected = transaction.expected.headers?.['Content-Type'];
   const actual = header(transaction.real?.headers, 'content-type');
-  if (expected && actual && actual.split(';')[0].trim().toLowerCase() === expected.toLowerCase()) {
-    transaction.expected.headers['Content-Type'] = actual;
+  if (expected && actual && actual.split(';')[0]!.trim().toLowerCase() === expected.toLowerCase()) {
+    transaction.expected.headers!['Content-Type'] = actual;
   }
   // Live: one id cannot be both media types of a download. Without an id for this media type in
   // the target data, an answer in another documented type of the same response is no failure
@@ -510,20 +569,20 @@ hooks.beforeEachValidation((transaction) => {
     info &&
     expected &&
     actual &&
-    !c.mediaOverride &&
-    String(transaction.real?.statusCode) === c.status
+    !c!.mediaOverride &&
+    String(transaction.real?.statusCode) === c!.status
   ) {
-    const types = Object.keys(info.op.responses[c.status]?.content ?? {});
-    const base = actual.split(';')[0].trim().toLowerCase();
+    const types = Object.keys(info.op.responses[c!.status]?.content ?? {});
+    const base = actual.split(';')[0]!.trim().toLowerCase();
     if (types.length > 1 && base !== expected.toLowerCase() && types.includes(base)) {
-      c.otherMedia = base;
-      transaction.expected.headers['Content-Type'] = actual;
+      c!.otherMedia = base;
+      transaction.expected.headers!['Content-Type'] = actual;
     }
   }
 });
 
 /** Sends the transaction's request again with other headers; answers {statusCode, headers, body, bytes}. */
-async function resend(transaction, headers) {
+async function resend(transaction: Transaction, headers: Record<string, string>) {
   const url = `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`;
   return request(url, {
     method: transaction.request.method,
@@ -534,18 +593,18 @@ async function resend(transaction, headers) {
 }
 
 /** The probe that failed last ({authorization, statusCode}): its reproducer sends what the probe sent. */
-let failedProbe;
+let failedProbe: { authorization: string; statusCode: number } | undefined;
 /** The 401 transaction again with invalid credentials: each must get the documented 401. */
-async function authProbes(transaction, info) {
+async function authProbes(transaction: Transaction, info: OperationInfo) {
   const base = { ...transaction.request.headers };
   delete base.Authorization;
-  const probes = [
+  const probes: [string, string][] = [
     ['a garbage token', `Bearer garbage-${Math.random().toString(36).slice(2)}`],
     ['a malformed header (Bearer without a token)', 'Bearer'],
     ['a valid token under another scheme', `Basic ${token}`],
   ];
   if (revoked) probes.push(['a token the gate revoked', `Bearer ${revoked}`]);
-  const problems = [];
+  const problems: string[] = [];
   if (revokedError) problems.push(`auth probe: ${revokedError}`);
   for (const [what, authorization] of probes) {
     if (data.reset) await send(...resetRequest());
@@ -557,13 +616,13 @@ async function authProbes(transaction, info) {
   return problems;
 }
 
-function resetRequest() {
+function resetRequest(): [string, URL] {
   const [method, path] = data.reset.includes(' ') ? data.reset.split(' ') : ['POST', data.reset];
   return [method, new URL(path.replace(/^\//, ''), withSlash(AUTH_URL))];
 }
 
 /** What a download's media type promises: gzip data, or SQL text. */
-async function downloadProblems(transaction, mediaType: string) {
+async function downloadProblems(transaction: Transaction, mediaType: string) {
   const real = await resend(transaction, { ...transaction.request.headers });
   const { bytes } = real;
   if (real.statusCode !== 200) return [`download: fetched again, it answered ${real.statusCode}`];
@@ -575,11 +634,11 @@ async function downloadProblems(transaction, mediaType: string) {
     try {
       gunzipSync(bytes);
     } catch (error) {
-      return [`download: application/gzip, but the body is not a complete gzip stream (${error.message})`];
+      return [`download: application/gzip, but the body is not a complete gzip stream (${(error as Error).message})`];
     }
   }
   if (mediaType === 'application/sql') {
-    let text;
+    let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
@@ -594,15 +653,24 @@ async function downloadProblems(transaction, mediaType: string) {
   return [];
 }
 
+/** A result's outcome, errors and failures from its problems (none: it passed), each a failure of `check`. */
+function resultOf(problems: string[], check: string) {
+  return {
+    outcome: problems.length ? ('fail' as const) : ('pass' as const),
+    errors: problems.length ? problems : undefined,
+    failures: problems.length ? problems.map((message) => ({ check, message })) : undefined,
+  };
+}
+
 /** Fails a transaction before it is sent; Dredd keeps only `true` in transaction.fail. */
-function failWith(transaction, message: string) {
+function failWith(transaction: Transaction, message: string) {
   transaction.fail = message;
   if (transaction.contract) transaction.contract.error = message;
 }
 
-const results = [];
-hooks.afterEach((transaction, done) => {
-  afterEachAsync(transaction).then(done, (error) => {
+const results: ExampleResult[] = [];
+hooks.afterEach((transaction: Transaction, done: Done) => {
+  afterEachAsync(transaction).then(done, (error: Error) => {
     results.push({
       key: transaction.contract?.key ?? transaction.name,
       name: transaction.name,
@@ -613,14 +681,17 @@ hooks.afterEach((transaction, done) => {
   });
 });
 
-async function afterEachAsync(transaction) {
-  const c = transaction.contract ?? { key: transaction.name, status: String(transaction.expected.statusCode) };
+async function afterEachAsync(transaction: Transaction) {
+  const c: Contract = transaction.contract ?? {
+    key: transaction.name,
+    status: String(transaction.expected.statusCode),
+  };
   const record = { key: c.key, name: transaction.name, operationId: c.operationId, status: c.status };
   if (transaction.skip) {
     results.push({ ...record, outcome: 'skip', reason: c.reason ?? 'skipped' });
     return;
   }
-  const problems = [];
+  const problems: string[] = [];
   let empty = false;
   if (transaction.fail) problems.push(c.error ?? String(transaction.fail));
   const info = lookup(transaction);
@@ -631,7 +702,7 @@ async function afterEachAsync(transaction) {
         : `no response from ${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}: ${globalThis.contractNoAnswer?.get(transaction.request) ?? `the connection failed, or no answer came within ${REQUEST_TIMEOUT} ms`} (--request-timeout ${REQUEST_TIMEOUT} ms, at most ${MAX_RESPONSE_BYTES} bytes)`,
     );
   } else {
-    const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
+    const actualType = (header(transaction.real.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (c.otherMedia) {
       results.push({
         ...record,
@@ -647,14 +718,14 @@ async function afterEachAsync(transaction) {
         ...transaction.test.message
           .trim()
           .split('\n')
-          .map((m) => `dredd: ${m}`),
+          .map((m: string) => `dredd: ${m}`),
       );
     }
     if (!problems.length && info && c.status.startsWith('2')) {
       if (/^application\/(gzip|sql)$/.test(actualType) && MODE === 'live' && CHECKS.has('download_conformance'))
         problems.push(...(await downloadProblems(transaction, actualType)));
       // A list that holds nothing checks no item: against a target with data it must not be empty.
-      let parsed;
+      let parsed: Json;
       try {
         parsed = /json/.test(actualType) ? JSON.parse(transaction.real.body) : undefined;
       } catch {
@@ -672,7 +743,7 @@ async function afterEachAsync(transaction) {
     failedProbe = undefined;
     if (PROBES && info && c.status === '401' && !problems.length)
       problems.push(...(await authProbes(transaction, info)));
-    if (MAX_RESPONSE_TIME && c.ms > MAX_RESPONSE_TIME)
+    if (MAX_RESPONSE_TIME && c.ms! > MAX_RESPONSE_TIME)
       problems.push(`response time ${c.ms} ms, over the limit of ${MAX_RESPONSE_TIME} ms`);
   }
   // Problems of checks left out (--exclude-checks) are not reported; "not sent" ones always are.
@@ -700,11 +771,11 @@ async function afterEachAsync(transaction) {
   });
   // The plan remembers what a create made and puts back a setting that exists once.
   if (c.planned && ALLOW_WRITES && c.status.startsWith('2') && transaction.real && info) {
-    let sent;
+    let sent: Json;
     try {
       sent = JSON.parse(transaction.request.body);
     } catch {}
-    await plan.after(info.model, transaction.real, sent);
+    await plan!.after(info.model, transaction.real, sent);
   }
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
@@ -714,8 +785,8 @@ async function afterEachAsync(transaction) {
  * The request as sent, for reproducers: the run's tokens stand as $TOKEN. For a failed auth probe,
  * the Authorization it sent (a garbage token, a bare "Bearer", a revoked token) as it was.
  */
-function requestOf(transaction, probe) {
-  const headers = { ...transaction.request.headers };
+function requestOf(transaction: Transaction, probe: typeof failedProbe) {
+  const headers: Record<string, string> = { ...transaction.request.headers };
   if (headers.Authorization) headers.Authorization = headers.Authorization.replace(/^(\w+) \S+$/, '$1 $TOKEN');
   if (probe) headers.Authorization = token ? probe.authorization.replace(token, '$TOKEN') : probe.authorization;
   return {
@@ -743,12 +814,12 @@ async function expiredTokenProbe() {
   const real = await request(new URL('account', withSlash(BASE_URL)), {
     headers: { Accept: 'application/json', Authorization: `Bearer ${old}` },
   });
-  return checkResponse(info, '401', real).map((p) => `auth probe with an expired token: ${p}`);
+  return checkResponse(info!, '401', real).map((p) => `auth probe with an expired token: ${p}`);
 }
 
-hooks.afterAll((_transactions, done) => {
+hooks.afterAll((_transactions: Transaction[], done: Done) => {
   const planned = plan
-    ? finishPlan().catch((error) =>
+    ? finishPlan().catch((error: Error) =>
         planResults.push({
           key: 'state diff',
           name: 'state diff: resources that existed before the run are unchanged',
@@ -772,11 +843,7 @@ hooks.afterAll((_transactions, done) => {
             name: 'auth probe: expired token',
             operationId: 'getAccount',
             status: '401',
-            outcome: problems.length ? 'fail' : 'pass',
-            errors: problems.length ? problems : undefined,
-            failures: problems.length
-              ? problems.map((message: string) => ({ check: 'ignored_auth', message }))
-              : undefined,
+            ...resultOf(problems, 'ignored_auth'),
           });
       },
       (error) =>

@@ -551,7 +551,7 @@ function createPlan({
     for (const path of sweep)
       if (!created.sites.some((id) => path === `/sites/${id}`)) problems.push(await deleteWhenIdle(path));
     for (const id of [...new Set(created.sites)]) problems.push(await deleteWhenIdle(`/sites/${id}`));
-    return problems.filter(Boolean);
+    return problems.filter((p): p is string => Boolean(p));
   }
 
   /** Whether the concrete `path` is an instance of `template`. */
