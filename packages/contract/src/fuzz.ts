@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 
-import { mkdirSync, writeFileSync } from 'node:fs';
 // The gate's generated-input phase: seeded fast-check inputs for every operation, checked by the
-// fuzz checks of checks.cjs (negative_data_rejection, positive_data_acceptance, use_after_delete,
-// ensure_resource_availability, filter_semantics, ignored_auth, max_response_time) and by the
-// response checks (status, Content-Type, headers, 3.1 schema) on every answer. Started by main.mjs.
+// fuzz checks of checks.ts (negative_data_rejection, positive_data_acceptance, use_after_delete,
+// ensure_resource_availability, filter_semantics, ignored_auth, max_response_time), by the
+// statement checks of checks/ and by the response checks (status, Content-Type, headers, 3.1
+// schema) on every answer. Started by main.ts (built to dist/fuzz.js).
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import fc from 'fast-check';
@@ -58,7 +59,7 @@ interface ListRequest {
   path?: Record<string, unknown> | undefined;
 }
 
-const HELP = `Usage: node src/fuzz.mjs (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
+const HELP = `Usage: node dist/fuzz.js (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 
   --sandbox          start @hosting-api/sandbox (frozen clock, reset before each operation)
   --live             CONTRACT_BASE_URL / CONTRACT_AUTH_URL / CONTRACT_CLIENT_ID / CONTRACT_CLIENT_SECRET;
@@ -99,7 +100,7 @@ try {
 }
 
 // Live runs: the ids of resources the run created, for every path parameter of a write (set by
-// hosting-api-contract check; live-plan.cjs). Without them a write's path comes from `params`.
+// hosting-api-contract check; live-plan.ts). Without them a write's path comes from `params`.
 let writeParams: Record<string, Json> | null | undefined;
 try {
   writeParams = JSON.parse(process.env.CONTRACT_FUZZ_WRITE_PARAMS ?? 'null');
@@ -177,7 +178,7 @@ function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 't
 }
 
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
-/** One request (http-cap.cjs: a wall-clock deadline for the whole answer, a size cap). */
+/** One request (http-cap.ts: a wall-clock deadline for the whole answer, a size cap). */
 async function send(req: Req): Promise<Res> {
   // The run's token is renewed when it gets old (TOKEN_REFRESH_MS): a target's tokens may expire mid-run.
   if (token && req.headers.Authorization === `Bearer ${token}` && Date.now() - tokenAt > TOKEN_REFRESH_MS) {

@@ -8,7 +8,7 @@
 //     responses that cannot be provoked without knowing the target's state,
 //   - validate every response body against the OpenAPI 3.1 schema with JSON Schema 2020-12 (Ajv),
 //     replacing Dredd's own body check, which compares only the keys of the first example.
-// Configuration comes from the environment that src/run.mjs sets (see README).
+// Configuration comes from the environment that run.ts sets (see README).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -75,9 +75,9 @@ const ONLY = (env.CONTRACT_ONLY ?? '')
 // The checks that run (--checks / --exclude-checks); problems of the others are not reported.
 const CHECKS = checksFromEnv();
 const MAX_RESPONSE_TIME = Number(env.CONTRACT_MAX_RESPONSE_TIME) || 0;
-// Every request of the hooks' own gives up as Dredd's do (run.mjs always sets it: --request-timeout or its default).
+// Every request of the hooks' own gives up as Dredd's do (run.ts always sets it: --request-timeout or its default).
 const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT);
-/** A request of the hooks' own: the run's deadline and size cap (http-cap.cjs). */
+/** A request of the hooks' own: the run's deadline and size cap (http-cap.ts). */
 const request = (url: string | URL, init: FetchInit) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
 const data: Json = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
 
@@ -87,7 +87,7 @@ const data: Json = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRA
  */
 const SKIPS: Record<string, string> = {};
 
-// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.cjs --
+// ---- the spec: its model (@hosting-api/openapi/model) and the checks of spec-check.ts --
 // Loaded before the first transaction (beforeAll); the token operations (served at the auth URL,
 // outside /v1) and their paths come from the model, not from a list kept here.
 let operations: Checker['operations'];
@@ -99,7 +99,7 @@ let tokenOp: Operation; // the token operation that issues tokens (client-creden
 let revokeOp: Operation; // the one that revokes a token, from the model
 let credentials: Record<string, string>;
 let checker: Checker;
-let requestToken: typeof import('./cli').obtainToken; // cli.mjs obtainToken
+let requestToken: typeof import('./cli').obtainToken; // cli.ts obtainToken
 async function loadSpec() {
   const { loadModel } = await import('@hosting-api/openapi/model');
   ({ obtainToken: requestToken } = await import('./cli'));
@@ -151,7 +151,7 @@ let revoked: string | undefined;
 let revokedError: string | undefined;
 const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0' && CHECKS.has('ignored_auth');
 
-// Live targets without a reset in the target data: live-plan.cjs finds existing ids, creates what
+// Live targets without a reset in the target data: live-plan.ts finds existing ids, creates what
 // the writes go to, orders the transactions, cleans up and diffs the state (see its header).
 const PLANNED = MODE === 'live' && !data.reset && env.CONTRACT_PLAN !== '0';
 let plan: ReturnType<typeof createPlan> | undefined;
@@ -351,7 +351,7 @@ function buildBody(info: OperationInfo, status: string, override: Override | und
   return { mediaType, text, value };
 }
 
-// The run's token is renewed when it gets old (cli.mjs TOKEN_REFRESH_MS): a target's tokens may
+// The run's token is renewed when it gets old (cli.ts TOKEN_REFRESH_MS): a target's tokens may
 // expire during a long run (the sandbox's hour is a minute at --speed 60).
 let tokenAt = Date.now();
 hooks.beforeEach((transaction: Transaction, done: Done) => {
@@ -393,7 +393,7 @@ function beforeEach(transaction: Transaction, done: Done) {
     transaction.contract.reason = reason;
     return done();
   }
-  // Live, no target data for it: the plan says which ids it is sent to (live-plan.cjs).
+  // Live, no target data for it: the plan says which ids it is sent to (live-plan.ts).
   const planned =
     plan && !override && !TOKEN_OPERATIONS.has(info.op.operationId) && (status.startsWith('2') || status === '404');
   if (!planned) return build(transaction, info, status, mediaType, override, done);

@@ -1,5 +1,5 @@
 // hosting-api-contract: the command line of the contract gate. Each phase runs in its own process
-// (examples: run.mjs with Dredd; workflows: workflows.mjs with `redocly respect`; fuzz: fuzz.mjs
+// (examples: run.ts with Dredd; workflows: workflows.ts with `redocly respect`; fuzz: fuzz.ts
 // with fast-check); this file checks the configuration, runs the phases, and writes the reports.
 // Exit codes: 0 passed, 1 contract failures, 2 usage or configuration, 3 target unreachable or
 // credentials refused.
@@ -217,7 +217,7 @@ function configure(o: RunOptions) {
   } catch (error) {
     die(2, `${(error as Error).message}.`);
   }
-  // The phases' usage errors name the command the user ran (src/cli.mjs).
+  // The phases' usage errors name the command the user ran (cli.ts).
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_NO_WARNINGS: '1', CONTRACT_COMMAND: 'hosting-api-contract' };
   const set = (name: string, value: unknown) => {
     if (value !== undefined && value !== false) env[name] = String(value === true ? '1' : value);
@@ -316,7 +316,7 @@ async function preflight(env: NodeJS.ProcessEnv) {
 
 /**
  * Live targets: every resource that exists before the run is read (every GET with ids found
- * through the lists, live-plan.cjs) before the first phase and again after the last; `finish()`
+ * through the lists, live-plan.ts) before the first phase and again after the last; `finish()`
  * answers the state diff as a report case (check state_unchanged).
  */
 async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {

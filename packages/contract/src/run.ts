@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The gate's examples phase: runs Dredd with hooks.cjs against the mock or a live target and
-// prints what was tested. Started by main.mjs (hosting-api-contract examples); see README.md.
+// prints what was tested. Started by main.ts (hosting-api-contract examples); see README.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +16,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Live runs fail when they exercise less than this share (percent) of the documented responses. */
 const DEFAULT_MIN_COVERAGE = 25;
-const HELP = `Usage: node src/run.mjs (--mock | --sandbox | --live) [--only IDS] [--report FILE] [--results FILE]
+const HELP = `Usage: node dist/run.js (--mock | --sandbox | --live) [--only IDS] [--report FILE] [--results FILE]
 
   --mock          run against the Prism mock (started here, or CONTRACT_MOCK_URL if set);
                   every documented response must be exercised and pass
@@ -51,7 +51,7 @@ const target = values.live ? 'live' : values.sandbox ? 'sandbox' : 'mock';
 const mode = target === 'mock' ? 'mock' : 'live';
 const only = values.only ?? process.env.CONTRACT_ONLY ?? '';
 const minCoverage = Number(process.env.CONTRACT_MIN_COVERAGE ?? DEFAULT_MIN_COVERAGE);
-// `hosting-api-contract check` applies the floor to what every phase exercised (main.mjs), not here.
+// `hosting-api-contract check` applies the floor to what every phase exercised (main.ts), not here.
 const floorHere = process.env.CONTRACT_COVERAGE_OF_RUN !== '1';
 if (!(minCoverage >= 0 && minCoverage <= 100))
   usage(`CONTRACT_MIN_COVERAGE must be a percentage from 0 to 100, got "${process.env.CONTRACT_MIN_COVERAGE}"`);
@@ -308,7 +308,7 @@ const summary = {
   skipped: skipped.length,
   coverage: Number(coverage.toFixed(1)),
 };
-// For main.mjs: the documented responses in scope and those exercised (the run's coverage is the union over phases).
+// For main.ts: the documented responses in scope and those exercised (the run's coverage is the union over phases).
 const responses = { documented: inScope, exercised: inScope.filter((k) => exercised.has(k)) };
 if (values.report) {
   mkdirSync(dirname(resolve(values.report)), { recursive: true });
