@@ -271,6 +271,10 @@ function lookup(transaction: Transaction) {
   return operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
 }
 
+/** A GET's documented refusal (not 400, 401, 404) that the live plan looks for among existing resources. */
+const refusalRead = (info: OperationInfo, status: string) =>
+  PLANNED && info.model.method === 'get' && /^4/.test(status) && !['400', '401', '404'].includes(status);
+
 /** Why this transaction is not run, or undefined to run it. */
 function skipReason(
   info: OperationInfo,
@@ -291,6 +295,7 @@ function skipReason(
   if (writes && !ALLOW_WRITES) return 'live: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
   if (override || status.startsWith('2') || status === '401') return undefined;
   if (TOKEN_OPERATIONS.has(id) && status === '400') return undefined;
+  if (refusalRead(info, status)) return undefined;
   if (status === '404') {
     const last = info.params.filter((p) => p.in === 'path').pop();
     if (last && (data.missing?.[last.name] !== undefined || PLANNED)) return undefined;
@@ -396,6 +401,24 @@ function beforeEach(transaction: Transaction, done: Done) {
   // Live, no target data for it: the plan says which ids it is sent to (live-plan.ts).
   const planned =
     plan && !override && !TOKEN_OPERATIONS.has(info.op.operationId) && (status.startsWith('2') || status === '404');
+  if (plan && !override && refusalRead(info, status)) {
+    plan
+      .resolveRefusal(info.model, mediaType, status)
+      .then((r) => {
+        if (r.skip) {
+          transaction.skip = true;
+          transaction.contract!.reason = r.skip;
+          return done();
+        }
+        transaction.contract!.planned = true;
+        build(transaction, info, status, mediaType, { params: r.params, planned: true }, done);
+      })
+      .catch((error: Error) => {
+        failWith(transaction, `live plan: ${error.message}`);
+        done();
+      });
+    return;
+  }
   if (!planned) return build(transaction, info, status, mediaType, override, done);
   if (status === '404' && plan!.isStateless()) {
     transaction.skip = true;

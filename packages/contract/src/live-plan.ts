@@ -384,6 +384,20 @@ function createPlan({
     return { params: candidates[0] };
   }
 
+  /**
+   * A read's documented refusal other than 400/401/404 (a git read's 422: a site not enrolled) from
+   * what exists: the first existing resource whose GET answers that status, or a skip. Only reads
+   * are probed, so nothing changes.
+   */
+  async function resolveRefusal(o: Operation, mediaType: string, status: string): Promise<Resolution> {
+    const candidates = paramNames(o.path).length ? await tuples(o.path, mediaType) : [];
+    for (const params of candidates) {
+      const r = await api('GET', fill(o.path, params), undefined, mediaType).catch(() => undefined);
+      if (String(r?.statusCode) === status) return { params };
+    }
+    return { skip: `live: no existing resource answers ${o.operationId} with ${status}` };
+  }
+
   async function resolveWrite(o: Operation): Promise<Resolution> {
     if (!writes) return {};
     const all = ALL_ITEMS[o.operationId];
@@ -677,6 +691,7 @@ function createPlan({
     isStateless: () => stateless,
     prepare,
     resolve,
+    resolveRefusal,
     before,
     after,
     order,
