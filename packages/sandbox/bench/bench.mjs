@@ -8,6 +8,10 @@
 // --self-check runs the sandbox with its response self-check on (every answer checked against the
 // spec), to measure what that costs; the verdict against the target is for the default (off).
 //
+// --cpu RATE measures CPU time per request instead (the server child's process.cpuUsage() around
+// each one-second turn, at a fixed RATE req/s; the mock is left out): on a shared machine it is
+// steadier than throughput, so it is the figure to decide changes with.
+//
 // Each server runs in a child process of its own (this script forks itself with --serve), so the
 // load generator (autocannon, in this process) and the server under test do not share an event
 // loop; where `taskset` exists and there are two cores or more, they do not share a core either
@@ -29,7 +33,7 @@ const HOST = '127.0.0.1';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const USAGE =
-  'Usage: node bench/bench.mjs [--duration ROUNDS (1 s turns, default 7)] [--connections N (default 10)] [--json FILE] [--self-check]';
+  'Usage: node bench/bench.mjs [--duration ROUNDS (1 s turns, default 7)] [--connections N (default 10)] [--json FILE] [--self-check] [--cpu RATE]';
 let values;
 try {
   ({ values } = parseArgs({
@@ -39,6 +43,7 @@ try {
       connections: { type: 'string', default: '10' },
       json: { type: 'string' },
       'self-check': { type: 'boolean', default: false },
+      cpu: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }));
@@ -85,6 +90,11 @@ async function serve(target) {
     throw new Error(`unknown target ${target}`);
   }
   process.send({ ready: info });
+  // --cpu: the parent asks for this process's CPU time (microseconds) around each turn.
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send({ cpu: user + system });
+  });
   // The mock stops its Prism process first (exiting would take it down too, but not as cleanly).
   process.on('disconnect', () => (stop ? stop().finally(() => process.exit(0)) : process.exit(0)));
 }
@@ -108,6 +118,14 @@ function startChild(target, pinned, env = {}) {
   });
 }
 
+/** The child's CPU time so far (microseconds). */
+function cpuOf(child) {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m.cpu));
+    child.send('cpu');
+  });
+}
+
 async function stopChild(child) {
   const exited = new Promise((done) => child.once('exit', done));
   child.disconnect();
@@ -125,7 +143,7 @@ async function stopChild(child) {
  * machine's speed drifts by tens of percent from one second to the next, and a pair of adjacent
  * seconds shares the drift).
  */
-async function loadRoute(autocannon, servers, route, seconds, connections) {
+async function loadRoute(autocannon, servers, route, seconds, connections, cpuRate) {
   const post = route === 'post';
   const optsFor = (server) => ({
     url: `${server.url}/sites/${SITE}${post ? '/notes' : ''}`,
@@ -134,15 +152,19 @@ async function loadRoute(autocannon, servers, route, seconds, connections) {
     body: post ? JSON.stringify(NOTE) : undefined,
     connections,
     duration: 1,
+    ...(cpuRate ? { overallRate: cpuRate } : {}),
   });
   const rounds = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
   const pause = () => new Promise((done) => setTimeout(done, 200)); // let the last turn's stragglers finish
   for (const [, server] of Object.entries(servers)) await autocannon({ ...optsFor(server), duration: 2 }); // warm-up (JIT)
   for (let i = 0; i < seconds; i++) {
     const order = i % 2 ? ['mock', 'bare', 'sandbox'] : ['mock', 'sandbox', 'bare'];
-    for (const name of order) {
+    for (const name of order.filter((n) => servers[n])) {
       await pause();
-      rounds[name].push(await autocannon(optsFor(servers[name])));
+      const before = cpuRate ? await cpuOf(servers[name].child) : 0;
+      const r = await autocannon(optsFor(servers[name]));
+      if (cpuRate) r.cpuPerRequest = ((await cpuOf(servers[name].child)) - before) / r.requests.total;
+      rounds[name].push(r);
     }
   }
   const rate = (r) => r.requests.total / r.duration;
@@ -155,6 +177,13 @@ async function loadRoute(autocannon, servers, route, seconds, connections) {
         {
           rps: total / secs,
           vsBare: median(rs.map((r, i) => rate(r) / rate(rounds.bare[i]))),
+          ...(cpuRate
+            ? {
+                cpuUs: median(rs.map((r) => r.cpuPerRequest)),
+                // bare's CPU per request against this server's, in the same round
+                cpuVsBare: median(rs.map((r, i) => rounds.bare[i].cpuPerRequest / r.cpuPerRequest)),
+              }
+            : {}),
           perRound: rs.map((r) => Math.round(rate(r))),
           p50: median(rs.map((r) => r.latency.p50)),
           p99: median(rs.map((r) => r.latency.p99)),
@@ -171,6 +200,11 @@ async function main() {
   const { default: autocannon } = await import('autocannon');
   const seconds = Number(values.duration);
   const connections = Number(values.connections);
+  const cpuRate = values.cpu === undefined ? 0 : Number(values.cpu);
+  if (values.cpu !== undefined && !(Number.isInteger(cpuRate) && cpuRate > 0)) {
+    console.error(`--cpu must be a whole number of requests per second above 0 (got ${values.cpu})`);
+    process.exit(2);
+  }
   if (
     !(Number.isInteger(seconds) && seconds >= 1 && seconds <= 60) ||
     !(Number.isInteger(connections) && connections > 0)
@@ -201,10 +235,10 @@ async function main() {
       post: await posted.text(),
       postStatus: posted.status,
     };
-    servers.mock = await startChild('mock', pinned);
+    if (!cpuRate) servers.mock = await startChild('mock', pinned);
     servers.bare = await startChild('bare', pinned, { BENCH_BODIES: JSON.stringify(bodies) });
     for (const route of ['get', 'post']) {
-      const byServer = await loadRoute(autocannon, servers, route, seconds, connections);
+      const byServer = await loadRoute(autocannon, servers, route, seconds, connections, cpuRate);
       for (const [name, r] of Object.entries(byServer)) {
         results[`${name} ${route}`] = r;
         process.stderr.write(`  ${name} ${route}: ${Math.round(r.rps)} req/s (rounds: ${r.perRound.join(' ')})\n`);
@@ -215,6 +249,20 @@ async function main() {
   }
 
   const routes = { get: `GET /v1/sites/${SITE}`, post: `POST /v1/sites/${SITE}/notes` };
+  if (cpuRate) {
+    console.log(
+      `\nCPU per request at ${cpuRate} req/s, ${connections} connections, ${seconds} rounds of 1 s (median)\n`,
+    );
+    for (const route of ['get', 'post']) {
+      for (const name of ['sandbox', 'bare']) {
+        const r = results[`${name} ${route}`];
+        console.log(
+          `${routes[route].padEnd(30)} ${name.padEnd(8)} ${r.cpuUs.toFixed(1).padStart(6)} us/request  bare/this ${r.cpuVsBare.toFixed(2)}x`,
+        );
+      }
+    }
+    return all2xx(results);
+  }
   const rows = [['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs bare*', 'sandbox vs this']];
   for (const route of ['get', 'post']) {
     const sb = results[`sandbox ${route}`];
@@ -249,8 +297,11 @@ async function main() {
   });
   console.log(`\n${verdict.join('\n')}`);
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ seconds, connections, results }, null, 1)}\n`);
-  // The sandbox and the bare server must answer every request with a 2xx (a benchmark of errors
-  // measures nothing).
+  all2xx(results);
+}
+
+/** The sandbox and the bare server must answer every request with a 2xx (a benchmark of errors measures nothing). */
+function all2xx(results) {
   const broken = Object.entries(results).filter(([key, r]) => !key.startsWith('mock') && r.non2xx + r.errors > 0);
   if (broken.length) {
     console.error(`\nNot every answer was a 2xx: ${broken.map(([key]) => key).join(', ')}`);
