@@ -6,13 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs script without types
 import { ensureDebianPrograms } from '../../../scripts/ensure-debian.mjs';
-import { credentialsPath, operations, run, tokenPath } from '../src/index';
+import { credentialsPath, operations, tokenPath } from '../src/index';
+import { type CliResult, runCli } from './run-cli';
 
 const SECRET = 'sandbox-secret';
 /** zsh and fish for the completion tests (bash is always there): from Debian's packages when missing. */
@@ -28,32 +28,16 @@ let env: Record<string, string>;
 /** Everything any run printed: the secret must never be in it. */
 let printed = '';
 
-interface Result {
-  code: number;
-  out: string;
-  err: string;
-}
+type Result = CliResult;
 
-/** One in-process run; `onErr` sees stderr as it is written. */
+/** One in-process run with the test's environment; everything printed is kept for the secret checks. */
 async function cli(
   args: string[],
   options: { env?: Record<string, string | undefined>; stdin?: string; onErr?: (text: string) => void } = {},
 ): Promise<Result> {
-  let out = '';
-  let err = '';
-  const code = await run(args, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: {
-      write: (s: string) => {
-        err += s;
-        options.onErr?.(err);
-      },
-    },
-    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
-    env: { ...env, ...options.env },
-  });
-  printed += out + err;
-  return { code, out, err };
+  const r = await runCli(args, { ...options, env: { ...env, ...options.env } });
+  printed += r.out + r.err;
+  return r;
 }
 
 const json = async (args: string[]) => {

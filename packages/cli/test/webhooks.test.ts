@@ -1,10 +1,9 @@
 // `hosting-api webhooks trigger` and `webhooks listen --forward-to` against one sandbox, in-process.
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import { createWebhookReceiver } from '@hosting-api/client';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../src/index';
+import { runCli } from './run-cli';
 
 let sb: Sandbox;
 let receiver: http.Server;
@@ -29,22 +28,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-async function cli(args: string[], onErr?: (text: string) => void) {
-  let out = '';
-  let err = '';
-  const code = await run(args, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: {
-      write: (s: string) => {
-        err += s;
-        onErr?.(err);
-      },
-    },
-    stdin: Readable.from([]),
-    env: {},
-  });
-  return { code, out, err };
-}
+const cli = (args: string[], onErr?: (text: string) => void) => runCli(args, { onErr });
 
 describe('hosting-api webhooks', () => {
   it('trigger sends one valid delivery; listen forwards it with its headers', async () => {
