@@ -277,20 +277,7 @@ describe('hosting-api-mock CLI', () => {
   });
 
   it('stops with one line and exit 1 when Prism dies under it, instead of answering 502 to everything', async () => {
-    // A one-operation spec: Prism starts in a fraction of the bundle's time.
-    const spec = join(mkdtempSync(join(tmpdir(), 'mock-tiny-')), 'openapi.json');
-    const ok = {
-      description: 'ok',
-      content: { 'application/json': { example: { message: 'Success', data: 1, errors: null } } },
-    };
-    writeFileSync(
-      spec,
-      JSON.stringify({
-        openapi: '3.1.0',
-        info: { title: 't', version: '1' },
-        paths: { '/ping': { get: { responses: { 200: ok } } } },
-      }),
-    );
+    const spec = tinySpec();
     const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--spec', spec]);
     let out = '';
     let err = '';
