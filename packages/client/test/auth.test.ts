@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, BadRequestError, createClient } from '../src/index';
 import { delay, fail, json, ok, startServer, type TestServer } from './helpers/server';
 
@@ -32,14 +32,21 @@ describe('client credentials', () => {
   it('reuses the cached token until shortly before it expires, then fetches a new one', async () => {
     let n = 0;
     server.token((_req, res) => json(res, 200, ok({ access_token: `short-${++n}`, expires_in: 1 })));
-    const client = createClient(credentials());
-    expect(await client.account.get()).toMatchObject({ auth: 'Bearer short-1' });
-    expect(await client.account.get()).toMatchObject({ auth: 'Bearer short-1' });
-    expect(server.tokenRequests()).toHaveLength(1);
-    // A 1 s token is refreshed after half its lifetime, before it runs out.
-    await delay(600);
-    expect(await client.account.get()).toMatchObject({ auth: 'Bearer short-2' });
-    expect(server.tokenRequests()).toHaveLength(2);
+    // The client's clock (Date) is moved by hand: no waiting. Installed before the client reads it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const client = createClient(credentials());
+      expect(await client.account.get()).toMatchObject({ auth: 'Bearer short-1' });
+      vi.setSystemTime(Date.now() + 400);
+      expect(await client.account.get()).toMatchObject({ auth: 'Bearer short-1' });
+      expect(server.tokenRequests()).toHaveLength(1);
+      // A 1 s token is refreshed after half its lifetime, before it runs out.
+      vi.setSystemTime(Date.now() + 200);
+      expect(await client.account.get()).toMatchObject({ auth: 'Bearer short-2' });
+      expect(server.tokenRequests()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shares one token request among 50 concurrent calls', async () => {

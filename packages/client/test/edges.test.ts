@@ -1,7 +1,7 @@
 // The edges a new user hits first (issue #14 section 1): bad path parameters, their own
 // Authorization header, their own fetch, a token provider under concurrency, a token service that
 // is down while the cached token is still valid.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AuthenticationError,
   createClient,
@@ -174,17 +174,23 @@ describe('token sources', () => {
     server.token((_req, res) =>
       down ? json(res, 503, fail('down')) : json(res, 200, ok({ access_token: `tok-${++n}`, expires_in: 2 })),
     );
-    const client = createClient({ baseUrl: server.baseUrl, clientId: 'id', clientSecret: 'secret', maxRetries: 0 });
-    expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-1' });
-    // A 2 s token is renewed after 1 s; the renewal fails, the token is still good for another second.
-    await delay(1_100);
-    down = true;
-    expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-1' });
-    expect(server.tokenRequests()).toHaveLength(2);
-    await delay(1_000);
-    await expect(client.account.get()).rejects.toBeInstanceOf(InternalServerError);
-    down = false;
-    expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-2' });
+    // The client's clock (Date) is moved by hand: no waiting. Installed before the client reads it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const client = createClient({ baseUrl: server.baseUrl, clientId: 'id', clientSecret: 'secret', maxRetries: 0 });
+      expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-1' });
+      // A 2 s token is renewed after 1 s; the renewal fails, the token is still good for another second.
+      vi.setSystemTime(Date.now() + 1_100);
+      down = true;
+      expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-1' });
+      expect(server.tokenRequests()).toHaveLength(2);
+      vi.setSystemTime(Date.now() + 1_000);
+      await expect(client.account.get()).rejects.toBeInstanceOf(InternalServerError);
+      down = false;
+      expect(await echo(client.account.get())).toMatchObject({ auth: 'Bearer tok-2' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
