@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Throughput and tail latency of GET /v1/sites/{site_id} and POST /v1/sites/{site_id}/notes on
-// the sandbox, the Prism mock (@hosting-api/mock) and a bare node:http server answering the same
-// fixed JSON bodies: one run, loopback only, bounded in time, printed as a table with ratios.
+// the sandbox, the Prism mock (@hosting-api/mock), a bare node:http server answering the same
+// fixed JSON bodies, and a node:http server doing only the JSON work (below): one run, loopback
+// only, bounded in time, printed as a table with ratios.
 //
 //   node bench/bench.mjs [--duration 7] [--connections 10] [--json FILE] [--self-check]
 //
@@ -22,8 +23,8 @@
 // far ahead of Prism. A fourth server, `node:http + JSON`, does only the JSON work any server that
 // reads a body and serializes an answer must do: it parses the POST body, and serializes each
 // answer from an object (the sandbox's own answer, parsed once). Its ratio to the bare server is
-// how much of the bare server's speed JSON alone costs on this machine: a ceiling no server doing
-// more than that work can pass.
+// how much of the bare server's speed JSON alone costs on this machine: the ceiling of any server
+// that parses each body and serializes each answer (as the sandbox does; it caches no answer).
 import { fork, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
