@@ -5,7 +5,7 @@
 import { type Ctx, defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
 import { collaboratorSiteView, siteView } from '../model/sites.js';
-import { paginate } from '../pagination.js';
+import { DEFAULT_PER_PAGE, paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import {
   type AccountLevelAccessRecord,
@@ -15,7 +15,6 @@ import {
   type SiteRecord,
 } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
-import { DEFAULT_PER_PAGE } from './sites.js';
 
 /** Part 2: the accepted role values. */
 export const COLLABORATOR_ROLES = [

@@ -7,11 +7,10 @@ import { sha1Hex } from '../../platform.js';
 import { type Ctx, defineArea } from '../area.js';
 import { badRequest, unprocessable } from '../errors.js';
 import type { DeployOutcome } from '../outcomes.js';
-import { paginate } from '../pagination.js';
+import { DEFAULT_PER_PAGE, paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import { type GitRecord, nextId, type SandboxState, type SiteRecord } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
-import { DEFAULT_PER_PAGE } from './sites.js';
 
 /** Part 7's 400 conditions, as the `errors` text of each. */
 export const GIT_ERRORS = {

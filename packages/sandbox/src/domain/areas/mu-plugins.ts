@@ -6,11 +6,10 @@
 import { isIP } from '../../platform.js';
 import { defineArea } from '../area.js';
 import { badRequest, notFound } from '../errors.js';
-import { paginate } from '../pagination.js';
+import { DEFAULT_PER_PAGE, paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import { type MuPluginRecord, nextId, type SandboxState } from '../state.js';
 import type { Schema } from '../types.js';
-import { DEFAULT_PER_PAGE } from './sites.js';
 
 export const muPluginView = (m: MuPluginRecord): Schema<'MuPlugin'> => ({
   id: m.id,

@@ -1,10 +1,9 @@
 // Notes of a site: list (paged, newest first), create, get, update (editor updated), delete.
 import { type Ctx, defineArea } from '../area.js';
 import { notFound } from '../errors.js';
-import { paginate } from '../pagination.js';
+import { DEFAULT_PER_PAGE, paginate } from '../pagination.js';
 import { type NoteRecord, nextId } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
-import { DEFAULT_PER_PAGE } from './sites.js';
 
 export const noteView = (note: NoteRecord): Schema<'Note'> => ({
   id: note.id,

@@ -17,13 +17,11 @@ import {
   siteView,
   sortSites,
 } from '../model/sites.js';
-import { paginate } from '../pagination.js';
+import { DEFAULT_PER_PAGE, paginate } from '../pagination.js';
 import { DURATIONS, type SandboxRuntime } from '../runtime.js';
 import { nextId, type SandboxState, type SiteRecord } from '../state.js';
 import type { OperationId } from '../types.js';
 import { addToAllNewSite } from './collaborators.js';
-
-export const DEFAULT_PER_PAGE = 20;
 
 /** Search filter keys: the seed shows name and state; any scalar site field works here. */
 const SEARCH_KEYS = new Set(
