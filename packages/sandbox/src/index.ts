@@ -134,6 +134,8 @@ export function createSandboxCore(
           : seedState(now),
   });
   const faults = new Faults();
+  // A reset clears faults as it clears outcomes: the state a test starts from has neither.
+  runtime.onReset(() => faults.clear());
   for (const outcome of options.outcomes ?? []) runtime.outcomes.add(checkOutcomeOrThrow(outcome));
   const app = loadSpec().then(({ model, operations }) => {
     const known = new Set(operations.map((op) => op.operationId));

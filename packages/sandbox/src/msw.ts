@@ -52,7 +52,10 @@ export interface SandboxHandlersOptions
 export interface SandboxHandlers {
   /** Give these to setupServer(...handlers) (or server.use). */
   handlers: RequestHandler[];
-  /** Back to the seed: state, tokens and clock as at the start. */
+  /**
+   * Back to the seed, as POST /__sandbox/reset: the state, queued work, recorded webhooks, armed
+   * outcomes and transport faults; the clock keeps its time and tokens stay valid.
+   */
   reset(): void;
   /** Moves the virtual clock forward, running the queued work that falls due. */
   advance(ms: number): void;

@@ -200,6 +200,28 @@ describe('transport faults from the control route', () => {
     expect(await pattern()).toEqual(first);
   });
 
+  it('a 204 or 304 status fault has no body and no Content-Length', async () => {
+    for (const status of [204, 304]) {
+      await control('POST', '/__sandbox/faults', { operationId: 'getSite', fault: 'status', status });
+      const res = await fetch(`${h.sb.url}/sites/123456`, { headers: { authorization: `Bearer ${h.token}` } });
+      expect([res.status, res.headers.get('content-length'), res.headers.get('x-sandbox-fault')]).toEqual([
+        status,
+        null,
+        'injected',
+      ]);
+      expect(await res.text()).toBe('');
+    }
+  });
+
+  it('a reset clears faults, as it clears outcomes', async () => {
+    await control('POST', '/__sandbox/faults', { operationId: 'getSite', fault: 'status', status: 503 });
+    await control('POST', '/__sandbox/outcomes', { outcome: 'git_deploy_failed', site_id: 123456 });
+    await control('POST', '/__sandbox/reset');
+    expect((await control('GET', '/__sandbox/faults')).body.data).toEqual([]);
+    expect((await control('GET', '/__sandbox/outcomes')).body.data).toEqual([]);
+    expect((await h.call('GET', '/sites/123456')).status).toBe(200);
+  });
+
   it('refuses a fault it cannot apply, naming the field', async () => {
     const bad = await control('POST', '/__sandbox/faults', { operationId: 'noSuchOperation', fault: 'drop' });
     expect(bad.status).toBe(400);
@@ -271,5 +293,14 @@ describe('the same from the MSW handlers', () => {
     expect(res.headers.get('x-sandbox-fault')).toBe('injected');
     sandbox.clearFaults();
     await expect(sandbox.fault({ operationId: 'nope', fault: 'drop' })).rejects.toThrow(/no operation "nope"/);
+  });
+
+  it('reset() clears faults and outcomes, as POST /__sandbox/reset does', async () => {
+    await sandbox.fault({ operationId: 'getAccount', fault: 'status', status: 503 });
+    sandbox.outcome({ outcome: 'git_deploy_failed', site_id: 123456 });
+    sandbox.reset();
+    const res = await fetch(`${baseUrl}/account`, { headers: { authorization: 'Bearer x' } });
+    expect([res.status, res.headers.get('x-sandbox-fault')]).toEqual([401, null]);
+    expect(sandbox.state().sites.length).toBeGreaterThan(0);
   });
 });

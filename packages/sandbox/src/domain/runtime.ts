@@ -88,6 +88,8 @@ export class SandboxRuntime {
   private activityWrites = 0;
   /** Webhook deliveries in flight, so `stop()` and tests can wait for them. */
   readonly inflight = new Set<Promise<void>>();
+  /** What else a reset clears (the server's transport faults: onReset). */
+  private readonly resetHooks: (() => void)[] = [];
 
   constructor(private readonly options: RuntimeOptions) {
     this.clock = new Clock(options.start, options.speed, (label, error) =>
@@ -99,13 +101,20 @@ export class SandboxRuntime {
 
   /**
    * Back to the seed state (the built-in seed is rebuilt relative to the current virtual time);
-   * queued work and recorded webhooks are dropped; the clock keeps running and tokens stay valid.
+   * queued work, recorded webhooks, armed outcomes and transport faults are dropped; the clock
+   * keeps running and tokens stay valid.
    */
   reset(state?: SandboxState): void {
     this.clock.clearTasks();
     this.state = state ?? this.options.seed(this.clock.now());
     this.webhooks = [];
     this.outcomes.clear();
+    for (const hook of this.resetHooks) hook();
+  }
+
+  /** Runs `hook` on every reset (the server clears its transport faults). */
+  onReset(hook: () => void): void {
+    this.resetHooks.push(hook);
   }
 
   get webhookUrl(): string | null {

@@ -253,6 +253,11 @@ export function buildServer(options: ServerOptions): SandboxServer {
                 : status >= 500
                   ? MESSAGES.internal
                   : 'Injected fault';
+    // 204, 205 and 304 carry no content (RFC 9110): the status and the marking header only.
+    if (status === 204 || status === 205 || status === 304) {
+      res.writeHead(status, { [FAULT_HEADER]: 'injected' });
+      return res.end();
+    }
     // Sent as is: the self-check does not replace it (the user asked for it); the header marks it.
     const answer = jsonAnswer(
       status,
