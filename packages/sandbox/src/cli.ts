@@ -183,7 +183,8 @@ try {
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE') fail(`port ${port} is in use: pick another with --port`);
-  fail(e.message);
+  // The options' checks name them as startSandbox does (`outcomes: …`): here they are flags.
+  fail(e.message.replace(/^outcomes: /, '--outcome: ').replace(/^faults: /, '--fault: '));
 }
 // Set before the banner, so that a Ctrl-C as soon as it shows stops cleanly. Requests in flight get
 // up to TIMEOUTS.drain (5 s) to finish; a second signal exits at once, still with 0: the user asked

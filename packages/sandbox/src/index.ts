@@ -1,13 +1,14 @@
 // Programmatic entry: `startSandbox(options)` → {url, authUrl, stop(), ...}.
 import { readFileSync } from 'node:fs';
 import { handlers as allHandlers } from './domain/areas/index.js';
-import { fixtureProblems } from './domain/fixture.js';
+import { fixtureProblems, protoKeyPath } from './domain/fixture.js';
 import { checkOutcome, type OutcomeSpec } from './domain/outcomes.js';
 import { SandboxRuntime } from './domain/runtime.js';
 import { seedState } from './domain/seed.js';
 import { variantState } from './domain/seed-variant.js';
 import type { SandboxState } from './domain/state.js';
 import { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';
+import { MAX_JSON_DEPTH, nestingExceeds } from './http/body.js';
 import { type CorsOption, parseCorsOrigins } from './http/cors.js';
 import { checkFault, type FaultSpec, Faults } from './http/faults.js';
 import { buildServer, type Timeouts } from './http/server.js';
@@ -88,13 +89,21 @@ export interface Sandbox {
   stop(drainMs?: number): Promise<void>;
 }
 
+/** A state fixture from a JSON file; every refusal names the file and what to fix. */
 export function loadFixture(file: string): SandboxState {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    // A byte order mark (some editors write one) is not JSON text, and not content either.
+    const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    // Checked before parsing: deep nesting would overflow the stack of the checks below.
+    if (nestingExceeds(text, MAX_JSON_DEPTH)) throw new Error(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+    value = JSON.parse(text);
   } catch (error) {
     throw new Error(`Cannot read seed fixture ${file}: ${(error as Error).message}`);
   }
+  const proto = protoKeyPath(value, '(the fixture)');
+  if (proto)
+    throw new Error(`Seed fixture ${file} is not a sandbox state: ${proto}: not allowed (a state has no such key)`);
   const problems = fixtureProblems(value);
   if (problems.length) throw new Error(`Seed fixture ${file} is not a sandbox state: ${problems.join('; ')}`);
   return value as SandboxState;
@@ -136,7 +145,7 @@ export function createSandboxCore(
   const faults = new Faults();
   // A reset clears faults as it clears outcomes: the state a test starts from has neither.
   runtime.onReset(() => faults.clear());
-  for (const outcome of options.outcomes ?? []) runtime.outcomes.add(checkOutcomeOrThrow(outcome));
+  for (const outcome of options.outcomes ?? []) runtime.outcomes.add(checkOutcomeOrThrow(outcome, runtime.state));
   const app = loadSpec().then(({ model, operations }) => {
     const known = new Set(operations.map((op) => op.operationId));
     for (const fault of options.faults ?? []) faults.add(checkFaultOrThrow(fault, (id) => known.has(id)));
@@ -168,7 +177,8 @@ function plain<T>(check: () => T, what: string): T {
     throw new Error(`${what}: ${errors?.join('; ') ?? (error as Error).message}`);
   }
 }
-const checkOutcomeOrThrow = (value: unknown) => plain(() => checkOutcome(value), 'outcomes');
+const checkOutcomeOrThrow = (value: unknown, state: SandboxState) =>
+  plain(() => checkOutcome(value, state), 'outcomes');
 const checkFaultOrThrow = (value: unknown, known: (id: string) => boolean) =>
   plain(() => checkFault(value, known), 'faults');
 

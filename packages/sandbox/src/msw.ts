@@ -164,7 +164,7 @@ export function createSandboxHandlers(options: SandboxHandlersOptions): SandboxH
     },
     clearFaults: () => faults.clear(),
     outcome(spec) {
-      runtime.outcomes.add(plain(() => checkOutcome(spec)));
+      runtime.outcomes.add(plain(() => checkOutcome(spec, runtime.state)));
     },
     webhooks: () => runtime.webhooks,
   };

@@ -1,7 +1,11 @@
 // The CLI (built dist/cli.js; turbo builds before testing): help, argument errors, startup line.
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadFixture, seedState } from '../src/index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -34,6 +38,35 @@ describe('hosting-api-sandbox', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(text);
     }
+  });
+
+  it('seed files: a byte order mark is read; __proto__ and deep nesting are refused, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const state = seedState(Date.parse('2026-11-02T09:00:00Z'));
+    expect(loadFixture(file('bom.json', `\uFEFF${JSON.stringify(state)}`))).toEqual(state);
+    const proto = file('proto.json', JSON.stringify(state).replace('{', '{"__proto__": {"polluted": true},'));
+    expect(() => loadFixture(proto)).toThrow(
+      `Seed fixture ${proto} is not a sandbox state: (the fixture).__proto__: not allowed (a state has no such key)`,
+    );
+    // Valid but for a value 100,000 levels deep where any JSON goes (a DNS record's ssl details):
+    // copying it would overflow the stack, far from the file's name.
+    const nested = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const withSsl = { ...state, dnsRecords: [{ ...state.dnsRecords[0]!, ssl: { deep: 'DEEP' } }] };
+    const deep = file('deep.json', JSON.stringify(withSsl).replace('"DEEP"', nested));
+    expect(() => loadFixture(deep)).toThrow(`Cannot read seed fixture ${deep}: nested deeper than 64 levels`);
+  });
+
+  it('refuses an outcome its site cannot produce in one line, without a stack', () => {
+    const r = run('--port', '0', '--outcome', 'git_deploy_failed:123461');
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'hosting-api-sandbox: --outcome: outcome.site_id: site 123461 is not enrolled in git (its git deploys answer 422), so it cannot produce git_deploy_failed',
+    );
+    expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 
   it('starts, prints the URL and the credentials, and answers', async () => {

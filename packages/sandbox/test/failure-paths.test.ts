@@ -104,13 +104,28 @@ describe('documented outcomes from the control route', () => {
     expect(await failureAlerts()).toHaveLength(1);
   });
 
-  it('refuses outcomes the documentation does not name, and unknown sites', async () => {
+  it('refuses outcomes the documentation does not name, unknown sites, and sites that cannot produce them', async () => {
     const bad = await control('POST', '/__sandbox/outcomes', { outcome: 'site_on_fire', site_id: 123456 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatch(/^outcome.outcome: must be one of git_deploy_failed, git_deploy_interrupted/);
-    expect((await control('POST', '/__sandbox/outcomes', { outcome: 'git_deploy_failed', site_id: 1 })).status).toBe(
-      404,
-    );
+    const unknown = await control('POST', '/__sandbox/outcomes', { outcome: 'git_deploy_failed', site_id: 1 });
+    expect([unknown.status, unknown.body.errors]).toEqual([404, ['outcome.site_id: no site 1']]);
+    // 123461 is not enrolled in git: its deploys answer 422, so no deploy of it can fail.
+    for (const outcome of ['git_deploy_failed', 'git_deploy_interrupted', 'git_deploy_duplicate_delivery']) {
+      const refused = await control('POST', '/__sandbox/outcomes', { outcome, site_id: 123461 });
+      expect([refused.status, refused.body.errors]).toEqual([
+        422,
+        [
+          `outcome.site_id: site 123461 is not enrolled in git (its git deploys answer 422), so it cannot produce ${outcome}`,
+        ],
+      ]);
+    }
+    expect(() =>
+      createSandboxHandlers({ baseUrl: 'https://a.test/v1', authUrl: 'https://a.test' }).outcome({
+        outcome: 'git_deploy_failed',
+        site_id: 123461,
+      }),
+    ).toThrow(/not enrolled in git/);
   });
 
   it('POST /__sandbox/webhooks/trigger sends one valid delivery about an existing deploy', async () => {

@@ -76,5 +76,6 @@ it('its --fault and --outcome values are ones the CLI takes', async () => {
   expect(faults).toHaveLength(3);
   expect(outcomes).toHaveLength(1);
   for (const f of faults) expect(() => checkFault(parseFaultFlag(f), known), f).not.toThrow();
-  for (const o of outcomes) expect(() => checkOutcome(parseOutcomeFlag(o)), o).not.toThrow();
+  const state = sandbox.seedState(Date.now());
+  for (const o of outcomes) expect(() => checkOutcome(parseOutcomeFlag(o), state), o).not.toThrow();
 });

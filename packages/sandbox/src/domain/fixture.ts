@@ -121,6 +121,23 @@ export const SandboxStateSchema = z.object({
  * The problems of a fixture: empty when it is a usable state, else one text naming the first bad
  * field by its path (`sites.0.id: Invalid input: expected number, received string`).
  */
+/**
+ * The path of a `__proto__` key anywhere in a value (JSON.parse keeps it as an own key, and a merge
+ * or a copy would reach Object.prototype through it), or undefined. An explicit stack, not recursion.
+ */
+export function protoKeyPath(value: unknown, root: string): string | undefined {
+  const stack: [unknown, string][] = [[value, root]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, path] = top;
+    if (typeof node !== 'object' || node === null) continue;
+    for (const key of Object.keys(node)) {
+      if (key === '__proto__') return `${path}.__proto__`;
+      stack.push([(node as Record<string, unknown>)[key], `${path}.${key}`]);
+    }
+  }
+  return undefined;
+}
+
 export function fixtureProblems(value: unknown): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return ['the fixture must be a JSON object (e.g. a dump from GET /__sandbox/state)'];

@@ -10,7 +10,8 @@
 // - `git_deploy_duplicate_delivery`: the next N git deploys' webhook is delivered twice (`copies`),
 //   the same payload under the same delivery id.
 // Nothing else: the seed names no other asynchronous failure.
-import { badRequest } from './errors.js';
+import { ApiError, badRequest, MESSAGES, unprocessable } from './errors.js';
+import type { SandboxState } from './state.js';
 
 export const OUTCOMES = ['git_deploy_failed', 'git_deploy_interrupted', 'git_deploy_duplicate_delivery'] as const;
 export type OutcomeName = (typeof OUTCOMES)[number];
@@ -37,7 +38,8 @@ export interface DeployOutcome {
 
 const KEYS = new Set(['outcome', 'site_id', 'count', 'copies']);
 
-export function checkOutcome(value: unknown): OutcomeSpec {
+/** Checks an outcome as the user sent it, and that its site can produce it (checkOutcomeSite). */
+export function checkOutcome(value: unknown, state: SandboxState): OutcomeSpec {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw badRequest('send {"outcome": "git_deploy_failed", "site_id": 123456, "count": 1}');
   const o = value as Record<string, unknown>;
@@ -54,7 +56,23 @@ export function checkOutcome(value: unknown): OutcomeSpec {
     throw badRequest('outcome.copies: an integer from 2 to 10');
   if (o.copies !== undefined && o.outcome !== 'git_deploy_duplicate_delivery')
     throw badRequest('outcome.copies: only for git_deploy_duplicate_delivery');
+  checkOutcomeSite(state, o as unknown as OutcomeSpec);
   return o as unknown as OutcomeSpec;
+}
+
+/**
+ * Whether the site can produce the outcome: it must exist (else a 404), and every outcome is about
+ * git deploys, which a site not enrolled in git never runs (its deploys answer 422): refused with
+ * the reason. Part of checkOutcome: the control route,
+ * the `outcomes` option (--outcome) and the MSW handlers alike.
+ */
+function checkOutcomeSite(state: SandboxState, spec: OutcomeSpec): void {
+  const site = state.sites.find((s) => s.id === spec.site_id);
+  if (!site) throw new ApiError(404, MESSAGES.notFound, [`outcome.site_id: no site ${spec.site_id}`]);
+  if (!site.gitEnrolled)
+    throw unprocessable(
+      `outcome.site_id: site ${spec.site_id} is not enrolled in git (its git deploys answer 422), so it cannot produce ${spec.outcome}`,
+    );
 }
 
 /** Parses the CLI's --outcome: `NAME:SITE_ID[:COUNT]`, e.g. `git_deploy_failed:123456:2`. */

@@ -3,7 +3,7 @@
 import type { AreaHandlers } from '../domain/area.js';
 import { finishedDeploy, gitDeployPayload } from '../domain/areas/git.js';
 import { ApiError, badRequest, MESSAGES } from '../domain/errors.js';
-import { fixtureProblems } from '../domain/fixture.js';
+import { fixtureProblems, protoKeyPath } from '../domain/fixture.js';
 import { checkOutcome } from '../domain/outcomes.js';
 import type { SandboxRuntime } from '../domain/runtime.js';
 import type { SandboxState } from '../domain/state.js';
@@ -122,10 +122,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
       'POST',
       '/__sandbox/outcomes',
       ({ body }) => {
-        const spec = checkOutcome(body);
-        if (!rt.state.sites.some((site) => site.id === spec.site_id))
-          throw new ApiError(404, MESSAGES.notFound, [`no site ${spec.site_id}`]);
-        return rt.outcomes.add(spec);
+        return rt.outcomes.add(checkOutcome(body, rt.state));
       },
     ],
     [
@@ -199,21 +196,10 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
   ];
 }
 
-/**
- * A `__proto__` key (JSON.parse keeps it as an own key) would reach Object.prototype through a
- * merge: refused anywhere in a state or patch, with its path.
- */
+/** A `__proto__` key would reach Object.prototype through a merge: refused anywhere, with its path. */
 function refuseProtoKeys(value: unknown): void {
-  // An explicit stack, not recursion (the body's depth is bounded by body.ts too).
-  const stack: [unknown, string][] = [[value, 'body']];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [node, path] = top;
-    if (typeof node !== 'object' || node === null) continue;
-    for (const key of Object.keys(node)) {
-      if (key === '__proto__') throw badRequest(`${path}.__proto__: not allowed (a state has no such key)`);
-      stack.push([(node as Record<string, unknown>)[key], `${path}.${key}`]);
-    }
-  }
+  const path = protoKeyPath(value, 'body');
+  if (path) throw badRequest(`${path}: not allowed (a state has no such key)`);
 }
 
 function mergePatch(target: unknown, patch: unknown): unknown {
