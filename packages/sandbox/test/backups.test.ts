@@ -58,11 +58,29 @@ describe('scheduled backups', () => {
     expect(db[0]).toMatchObject({ site_id: 123456, title: 'Daily backup' });
   });
 
+  it('a site name with CRLF, quotes or non-ASCII letters reaches Content-Disposition encoded (RFC 6266)', async () => {
+    const site = h.sb.runtime.state.sites.find((s) => s.id === 123456)!;
+    const name = site.name;
+    site.name = 'blog\r\nX-Evil: "1" é';
+    try {
+      const r = await fetchRaw('/sites/123456/backups/81234568');
+      expect(r.res.status).toBe(200);
+      expect(r.res.headers.get('x-evil')).toBeNull();
+      expect(r.res.headers.get('content-disposition')).toBe(
+        `attachment; filename="blog__X-Evil: _1_ _-81234568.tar.gz"; filename*=UTF-8''blog%0D%0AX-Evil%3A%20%221%22%20%C3%A9-81234568.tar.gz`,
+      );
+    } finally {
+      site.name = name;
+    }
+  });
+
   it('streams a filesystem backup as a gzip tar archive and a database backup as SQL', async () => {
     const fs = await fetchRaw('/sites/123456/backups/81234568');
     expect(fs.res.status).toBe(200);
     expect(fs.res.headers.get('content-type')).toBe('application/gzip');
-    expect(fs.res.headers.get('content-disposition')).toBe('attachment; filename="ada-blog-81234568.tar.gz"');
+    expect(fs.res.headers.get('content-disposition')).toBe(
+      `attachment; filename="ada-blog-81234568.tar.gz"; filename*=UTF-8''ada-blog-81234568.tar.gz`,
+    );
     const tar = gunzipSync(fs.bytes);
     expect(tar.length % 512).toBe(0);
     expect(tar.subarray(257, 262).toString()).toBe('ustar');

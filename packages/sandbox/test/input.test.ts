@@ -170,6 +170,15 @@ describe('malformed requests: what the operation does not use is ignored', () =>
     }
   });
 
+  it('an unknown query parameter named like an Object.prototype member is ignored too, repeated or not', async () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) {
+      for (const path of ['/v1/sites', '/v1/sites/123456/notes']) {
+        const r = await send('GET', `${path}?${name}=a&${name}=b&${name}[x]=c`);
+        expect(r.status, `${path} ${name}`).toBe(200);
+      }
+    }
+  });
+
   it('ignores any body sent to an operation that takes none (malformed, other types, over the limit)', async () => {
     const bodies: [string, string][] = [
       ['application/json', '{"broken": '],

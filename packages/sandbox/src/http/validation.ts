@@ -96,8 +96,9 @@ export function validateRequest(
   // Only the parameters the operation declares are read; anything else in the query string
   // (unknown names, bracket-style `a[]=`) is ignored, as an unknown parameter always was.
   for (const name in rawQuery) {
+    // Own names only: `constructor` or `toString` is an unknown parameter like any other.
+    if (!Object.hasOwn(op.queryParams, name)) continue;
     const type = op.queryParams[name];
-    if (type === undefined) continue;
     const value = rawQuery[name];
     if (Array.isArray(value)) throw badRequest(`query.${name}: send it once (a single value)`);
     query[name] = coerce(value, type);

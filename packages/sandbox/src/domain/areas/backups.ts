@@ -130,6 +130,20 @@ export function backupPayload(site: SiteRecord, backupId: string, type: 'fs' | '
   };
 }
 
+/**
+ * `attachment` with the file's name as RFC 6266 says: an ASCII `filename` (anything else, quotes,
+ * backslashes and control characters as `_`) for old clients, and the exact name in `filename*`
+ * (RFC 8187: UTF-8, percent-encoded), so no character of a site's name can break the header.
+ */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const exact = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
 function download(ctx: Pick<Ctx<OperationId>, 'activity'>, site: SiteRecord, payload: Payload, backupId: string) {
   ctx.activity('backup.downloaded', 'Backup downloaded', `Backup ${backupId} of ${site.name} was downloaded.`, site.id);
   return {
@@ -138,7 +152,7 @@ function download(ctx: Pick<Ctx<OperationId>, 'activity'>, site: SiteRecord, pay
     contentType: payload.contentType,
     body: payload.body,
     headers: {
-      'content-disposition': `attachment; filename="${payload.filename}"`,
+      'content-disposition': contentDisposition(payload.filename),
       'content-length': String(payload.body.length),
     },
   };
