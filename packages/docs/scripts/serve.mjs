@@ -73,6 +73,16 @@ const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
   res.end(readFileSync(file));
 });
+// A busy port (or one this user may not bind) is the user's to change: one line, no stack trace.
+server.on('error', (error) => {
+  const why = { EADDRINUSE: 'is in use', EACCES: 'needs privileges this user lacks' }[error.code];
+  console.error(
+    why
+      ? `docs:serve: port ${port} ${why}; pass another with --port <n> (or PORT=<n>), or stop what is using it`
+      : `docs:serve: cannot listen on 127.0.0.1:${port} (${error.message})`,
+  );
+  process.exit(1);
+});
 server.listen(port, '127.0.0.1', async () => {
   const origin = `http://127.0.0.1:${server.address().port}`;
   if (!args.includes('--no-sandbox')) {

@@ -1,6 +1,7 @@
 // `pnpm docs:serve` serves the built portal on localhost.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -30,6 +31,26 @@ describe('docs:serve', () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.text()).toContain('malformed URL');
     expect((await fetch(base!)).status).toBe(200);
+  });
+
+  it('says in one line what to do when the port is busy', async () => {
+    const busy = createServer();
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
+    try {
+      const port = String((busy.address() as { port: number }).port);
+      const child = spawn(process.execPath, [script, '--port', port, '--no-sandbox'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const [code] = (await once(child, 'exit')) as [number];
+      expect(code).toBe(1);
+      expect(err).toBe(
+        `docs:serve: port ${port} is in use; pass another with --port <n> (or PORT=<n>), or stop what is using it\n`,
+      );
+    } finally {
+      busy.close();
+    }
   });
 
   it('refuses a bad port with a message that says what to pass', async () => {
