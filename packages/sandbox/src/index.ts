@@ -224,7 +224,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 export { OUTCOMES, type OutcomeSpec } from './domain/outcomes.js';
-export { ACTIVITY_LIMIT, ACTIVITY_RETENTION_DAYS, DURATIONS } from './domain/runtime.js';
+export {
+  ACTIVITY_FIELD_LIMIT,
+  ACTIVITY_LIMIT,
+  ACTIVITY_RETENTION_DAYS,
+  ACTIVITY_TEXT_LIMIT,
+  DURATIONS,
+} from './domain/runtime.js';
 export { seedState } from './domain/seed.js';
 export type { SandboxState } from './domain/state.js';
 export { type ClientConfig, DEFAULT_CLIENTS } from './domain/tokens.js';

@@ -3,8 +3,19 @@
 // memory that does not grow with tokens or the activity log. One sandbox for the file.
 import http from 'node:http';
 import net from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY_LIMIT, type Sandbox, startSandbox } from '../src/index.js';
+import { SandboxRuntime } from '../src/domain/runtime.js';
+import {
+  ACTIVITY_FIELD_LIMIT,
+  ACTIVITY_LIMIT,
+  ACTIVITY_TEXT_LIMIT,
+  DEFAULT_CLIENTS,
+  type Sandbox,
+  seedState,
+  startSandbox,
+} from '../src/index.js';
 
 let sb: Sandbox;
 let port: number;
@@ -152,6 +163,88 @@ describe('bounded work and memory', () => {
     );
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(['body.filters: at most 20 filters (got 2000)']);
+  });
+
+  it('refuses an activity search whose filters are too long in total (a clear 400), and takes one within it', async () => {
+    const token = await sb.token();
+    const search = (filters: unknown[]) =>
+      raw(
+        'POST',
+        '/v1/account/logs/activity',
+        { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        JSON.stringify({ filters }),
+      );
+    const long = await search([{ field: 'action', operator: 'contains', value: 'x'.repeat(1_000_000) }]);
+    expect(long.status).toBe(400);
+    expect(long.body.errors).toEqual([
+      'body.filters: the values of the filters take at most 1000 characters together (got 1000000)',
+    ]);
+    const twoHalves = Array.from({ length: 2 }, () => ({
+      field: 'source',
+      operator: 'contains',
+      value: 'a'.repeat(501),
+    }));
+    expect((await search(twoHalves)).body.errors).toEqual([
+      'body.filters: the values of the filters take at most 1000 characters together (got 1002)',
+    ]);
+    expect((await search([{ field: 'source', operator: 'contains', value: 'a'.repeat(1000) }])).status).toBe(200);
+  });
+
+  it('keeps what long note subjects put in the activity log to 1,000 characters each: heap flat over 1,000 notes', async () => {
+    // Through the API: the note's subject reaches the log cut, and the state dump still answers.
+    const token = await sb.token();
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const subject = 's'.repeat(1_000_000);
+    for (let i = 0; i < 2; i++) {
+      const note = await raw('POST', '/v1/sites/123456/notes', headers, JSON.stringify({ subject, body: 'b' }));
+      expect(note.status).toBe(200);
+      expect((await raw('DELETE', `/v1/sites/123456/notes/${note.body.data.id}`, headers)).status).toBe(200);
+    }
+    const texts = sb.runtime.state.activity.slice(-4).map((e) => e.message.length);
+    expect(Math.max(...texts)).toBeLessThanOrEqual(ACTIVITY_FIELD_LIMIT);
+    expect((await raw('GET', '/__sandbox/state', { host: `127.0.0.1:${port}` })).status).toBe(200);
+    // 1,000 more through the same writer: the heap after GC stays flat. Each subject is a new string
+    // of 64 KiB (1 MB ones cost a gigabyte of copying: 25 s on a loaded machine); a cut that kept its
+    // source alive would hold 32 MB (500 entries, this sandbox's activityLimit).
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const big = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 1000; i++) {
+      sb.runtime.logActivity({
+        name: 'note.deleted',
+        description: 'Note deleted',
+        message: `Note "${big}${i}" was deleted.`,
+      });
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(grown).toBeLessThan(8 * 1024 * 1024);
+    expect(sb.runtime.activityTextSize).toBeLessThanOrEqual(ACTIVITY_TEXT_LIMIT);
+    sb.reset();
+  });
+
+  it('keeps the activity log within its text limit below its entry limit', () => {
+    // A runtime of its own with the default entry limit (10,000): only the text limit can trim.
+    const rt = new SandboxRuntime({
+      clients: DEFAULT_CLIENTS,
+      seed: seedState,
+      start: 0,
+      speed: 0,
+      webhookUrl: null,
+      onError: () => {},
+    });
+    const message = 'm'.repeat(ACTIVITY_FIELD_LIMIT);
+    const entries = Math.ceil(ACTIVITY_TEXT_LIMIT / ACTIVITY_FIELD_LIMIT) + 10;
+    expect(entries).toBeLessThan(ACTIVITY_LIMIT);
+    for (let i = 0; i < entries; i++) rt.logActivity({ name: 'settings', description: 'd', message });
+    expect(rt.activityTextSize).toBeLessThanOrEqual(ACTIVITY_TEXT_LIMIT);
+    const counted = rt.state.activity.reduce(
+      (n, e) => n + e.message.length + e.description.length + e.userAgent.length,
+      0,
+    );
+    expect(rt.activityTextSize).toBe(counted);
   });
 
   it('keeps the activity log within its retention (virtual clock) and its limit', async () => {

@@ -26,6 +26,13 @@ export const DURATIONS = {
 export const ACTIVITY_RETENTION_DAYS = 60;
 /** Most activity entries kept, whatever their age (a frozen clock never ages them). */
 export const ACTIVITY_LIMIT = 10_000;
+/**
+ * Most characters of text the activity log keeps (messages, descriptions, user agents, summed),
+ * whatever the number of entries: past it the oldest go, as past ACTIVITY_LIMIT.
+ */
+export const ACTIVITY_TEXT_LIMIT = 4 * 1024 * 1024;
+/** Most characters of one retained text of an entry (a note's subject quoted in a message, a user agent). */
+export const ACTIVITY_FIELD_LIMIT = 1_000;
 /** Most webhook deliveries kept for GET /__sandbox/webhooks (the oldest go first). */
 export const WEBHOOK_RECORD_LIMIT = 1_000;
 
@@ -76,6 +83,18 @@ export interface AlertInput {
   severity?: string;
 }
 
+/** The text an activity entry retains, in characters. */
+const textOf = (e: ActivityRecord) => e.message.length + e.description.length + e.userAgent.length;
+
+/**
+ * A retained text at most ACTIVITY_FIELD_LIMIT characters long (cut with `…`). The cut is copied:
+ * a slice of a long string keeps the whole string alive in V8.
+ */
+function capped(text: string): string {
+  if (text.length <= ACTIVITY_FIELD_LIMIT) return text;
+  return `${text.slice(0, ACTIVITY_FIELD_LIMIT - 1)}… `.slice(0, -1);
+}
+
 export class SandboxRuntime {
   state: SandboxState;
   readonly clock: Clock;
@@ -86,6 +105,9 @@ export class SandboxRuntime {
   /** Documented outcomes armed on demand (outcomes.ts). */
   readonly outcomes = new Outcomes();
   private activityWrites = 0;
+  /** Characters of text in `countedLog` (the activity log they were counted for). */
+  private activityText = 0;
+  private countedLog: ActivityRecord[] | undefined;
   /** Webhook deliveries in flight, so `stop()` and tests can wait for them. */
   readonly inflight = new Set<Promise<void>>();
   /** What else a reset clears (the server's transport faults: onReset). */
@@ -128,35 +150,60 @@ export class SandboxRuntime {
       timestamp: this.clock.nowIso(),
       accountEmail: this.state.account.email,
       ipAddress: input.request ? (input.request.socket.remoteAddress ?? null) : null,
-      userAgent: input.request?.headers['user-agent'] ?? '',
+      userAgent: capped(input.request?.headers['user-agent'] ?? ''),
       name: input.name,
-      description: input.description,
+      description: capped(input.description),
       source: input.request ? 'api.v1' : 'systems',
-      message: input.message,
+      message: capped(input.message),
       siteId: input.siteId ?? null,
     };
-    const log = this.state.activity;
+    const log = this.countedActivity();
     log.push(entry);
+    this.activityText += textOf(entry);
     const limit = this.options.activityLimit ?? ACTIVITY_LIMIT;
-    // Retention on the sandbox clock, checked every 256 writes; past the limit the oldest tenth
-    // goes at once (so the work is spread: one pass per 256 writes or per tenth of the limit).
-    if ((++this.activityWrites & 255) === 0 || log.length > limit) this.trimActivity(limit);
+    // Retention on the sandbox clock, checked every 256 writes; past a limit (entries or text) the
+    // oldest tenth goes at once (so the work is spread: one pass per 256 writes or per tenth of it).
+    if ((++this.activityWrites & 255) === 0 || log.length > limit || this.activityText > ACTIVITY_TEXT_LIMIT)
+      this.trimActivity(limit);
     return entry;
+  }
+
+  /** Characters of text the activity log holds (messages, descriptions, user agents). */
+  get activityTextSize(): number {
+    this.countedActivity();
+    return this.activityText;
+  }
+
+  /** The activity log, its text counted: a reset or a replaced state (PUT, PATCH) brings a new log to count once. */
+  private countedActivity(): ActivityRecord[] {
+    const log = this.state.activity;
+    if (log !== this.countedLog) {
+      this.countedLog = log;
+      this.activityText = 0;
+      for (const e of log) this.activityText += textOf(e);
+    }
+    return log;
   }
 
   /**
    * Drops activity entries past the retention, then the oldest down to 90% of `limit` when over
-   * it. Entries are appended as time goes, so the expired ones are at the front: the scan stops at
+   * it, and down to 90% of ACTIVITY_TEXT_LIMIT characters when over that. Entries are appended as time goes, so the expired ones are at the front: the scan stops at
    * the first one still kept.
    */
   trimActivity(limit = this.options.activityLimit ?? ACTIVITY_LIMIT): void {
     // ISO timestamps of one format compare as strings.
     const since = new Date(this.clock.now() - ACTIVITY_RETENTION_DAYS * 86_400_000).toISOString();
-    const log = this.state.activity;
+    const log = this.countedActivity();
     let expired = 0;
     while (expired < log.length && log[expired]!.timestamp < since) expired++;
-    const over = log.length - expired > limit ? log.length - expired - Math.floor(limit * 0.9) : 0;
-    if (expired + over > 0) log.splice(0, expired + over);
+    let drop = log.length - expired > limit ? log.length - Math.floor(limit * 0.9) : expired;
+    let text = this.activityText;
+    for (let i = 0; i < drop; i++) text -= textOf(log[i]!);
+    // Over the text limit: the oldest go until 90% of it is left.
+    if (text > ACTIVITY_TEXT_LIMIT)
+      while (text > ACTIVITY_TEXT_LIMIT * 0.9 && drop < log.length) text -= textOf(log[drop++]!);
+    if (drop > 0) log.splice(0, drop);
+    this.activityText = text;
   }
 
   /** Adds an alert to the inbox (unread, not dismissed). */

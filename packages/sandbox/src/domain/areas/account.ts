@@ -13,6 +13,11 @@ export const SITE_LOG_RETENTION_DAYS = 30;
 /** Most filters one activity search takes (the seed gives no number: a sandbox choice, DECISIONS.md). */
 export const ACTIVITY_MAX_FILTERS = 20;
 export const ACTIVITY_MAX_PER_PAGE = 50;
+/**
+ * Most characters the values of one search's filters take together (a sandbox choice): an email
+ * address is at most 254, an IP address 45; each character costs a comparison per log entry.
+ */
+export const ACTIVITY_MAX_FILTER_CHARS = 1_000;
 
 /** Public fields of an activity entry (drops the internal siteId). */
 export const activityView = ({ siteId: _s, ...entry }: ActivityRecord): Schema<'ActivityLogEntry'> => ({ ...entry });
@@ -46,6 +51,12 @@ export function searchActivity(
   if (filters.length > ACTIVITY_MAX_FILTERS) {
     throw badRequest(`body.filters: at most ${ACTIVITY_MAX_FILTERS} filters (got ${filters.length})`);
   }
+  const chars = filters.reduce((n, f) => n + (typeof f.value === 'string' ? f.value.length : 0), 0);
+  if (chars > ACTIVITY_MAX_FILTER_CHARS) {
+    throw badRequest(
+      `body.filters: the values of the filters take at most ${ACTIVITY_MAX_FILTER_CHARS} characters together (got ${chars})`,
+    );
+  }
   filters.forEach((f, i) => {
     if (!Object.hasOwn(FILTER_FIELDS, f.field)) {
       throw badRequest(`body.filters.${i}.field: must be one of ${Object.keys(FILTER_FIELDS).join(', ')}`);
@@ -54,15 +65,20 @@ export function searchActivity(
       throw badRequest(`body.filters.${i}.operator: must be equals or contains`);
     }
   });
+  // Lower-cased once, not once per entry.
+  const wanted = filters.map((f) => ({
+    key: FILTER_FIELDS[f.field],
+    equals: f.operator === 'equals',
+    value: f.value.toLowerCase(),
+  }));
   const since = now - scope.retentionDays * DAY;
   const matches = state.activity
     .filter((e) => Date.parse(e.timestamp) >= since)
     .filter((e) => scope.siteId === undefined || e.siteId === scope.siteId)
     .filter((e) =>
-      filters.every((f) => {
-        const value = String(e[FILTER_FIELDS[f.field]] ?? '').toLowerCase();
-        const wanted = f.value.toLowerCase();
-        return f.operator === 'equals' ? value === wanted : value.includes(wanted);
+      wanted.every((f) => {
+        const value = String(e[f.key] ?? '').toLowerCase();
+        return f.equals ? value === f.value : value.includes(f.value);
       }),
     )
     .sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.id - a.id);
