@@ -230,6 +230,7 @@ export {
   ACTIVITY_RETENTION_DAYS,
   ACTIVITY_TEXT_LIMIT,
   DURATIONS,
+  WEBHOOK_TEXT_LIMIT,
 } from './domain/runtime.js';
 export { seedState } from './domain/seed.js';
 export type { SandboxState } from './domain/state.js';

@@ -6,7 +6,7 @@ import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxRuntime } from '../src/domain/runtime.js';
+import { SandboxRuntime, WEBHOOK_TEXT_LIMIT } from '../src/domain/runtime.js';
 import {
   ACTIVITY_FIELD_LIMIT,
   ACTIVITY_LIMIT,
@@ -245,6 +245,23 @@ describe('bounded work and memory', () => {
       0,
     );
     expect(rt.activityTextSize).toBe(counted);
+  });
+
+  it('keeps the recorded webhook deliveries within their payload size and count', () => {
+    const rt = new SandboxRuntime({
+      clients: DEFAULT_CLIENTS,
+      seed: seedState,
+      start: 0,
+      speed: 0,
+      webhookUrl: null,
+      onError: () => {},
+    });
+    const name = 'p'.repeat(64 * 1024); // a plugin name of 64 KiB in a completion payload, say
+    for (let i = 0; i < 200; i++) rt.emitWebhook('plugin_install_completed', { plugins: [{ name: `${name}${i}` }] });
+    expect(rt.webhookTextSize).toBeLessThanOrEqual(WEBHOOK_TEXT_LIMIT);
+    expect(rt.webhooks.at(-1)!.seq).toBe(200);
+    for (let i = 0; i < 1200; i++) rt.emitWebhook('plugin_install_completed', { i });
+    expect(rt.webhooks).toHaveLength(1000);
   });
 
   it('keeps the activity log within its retention (virtual clock) and its limit', async () => {

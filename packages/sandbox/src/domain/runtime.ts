@@ -35,6 +35,8 @@ export const ACTIVITY_TEXT_LIMIT = 4 * 1024 * 1024;
 export const ACTIVITY_FIELD_LIMIT = 1_000;
 /** Most webhook deliveries kept for GET /__sandbox/webhooks (the oldest go first). */
 export const WEBHOOK_RECORD_LIMIT = 1_000;
+/** Most characters of payload (as JSON) the recorded webhook deliveries keep together (the oldest go first). */
+export const WEBHOOK_TEXT_LIMIT = 4 * 1024 * 1024;
 
 export interface WebhookDelivery {
   /** The delivery's identity: a repeated delivery (more than once per deploy, part 6) keeps it. */
@@ -105,6 +107,10 @@ export class SandboxRuntime {
   /** Documented outcomes armed on demand (outcomes.ts). */
   readonly outcomes = new Outcomes();
   private activityWrites = 0;
+  /** Payload sizes of the recorded deliveries, and their sum for `countedWebhooks`. */
+  private readonly payloadSizes = new WeakMap<WebhookDelivery, number>();
+  private webhookText = 0;
+  private countedWebhooks: WebhookDelivery[] | undefined;
   /** Characters of text in `countedLog` (the activity log they were counted for). */
   private activityText = 0;
   private countedLog: ActivityRecord[] | undefined;
@@ -265,15 +271,14 @@ export class SandboxRuntime {
       url: this.options.webhookUrl,
       status: null,
     };
-    this.webhooks.push(delivery);
-    if (this.webhooks.length > WEBHOOK_RECORD_LIMIT)
-      this.webhooks.splice(0, this.webhooks.length - WEBHOOK_RECORD_LIMIT);
+    const body = JSON.stringify(payload);
+    this.keepDelivery(delivery, body.length);
     const url = this.options.webhookUrl;
     if (url) {
       const p = fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-hosting-event': event, 'x-hosting-delivery': String(id) },
-        body: JSON.stringify(payload),
+        body,
         signal: AbortSignal.timeout(5_000),
       })
         .then((res) => {
@@ -287,6 +292,34 @@ export class SandboxRuntime {
       this.inflight.add(p);
     }
     return delivery;
+  }
+
+  /**
+   * Records a delivery; the oldest go past WEBHOOK_RECORD_LIMIT records or WEBHOOK_TEXT_LIMIT
+   * characters of payload. The count is of this list: one cleared or reset is counted anew.
+   */
+  private keepDelivery(delivery: WebhookDelivery, size: number): void {
+    const records = this.webhooks;
+    const sizeOf = (d: WebhookDelivery) => this.payloadSizes.get(d) ?? JSON.stringify(d.payload).length;
+    if (records !== this.countedWebhooks) {
+      this.countedWebhooks = records;
+      this.webhookText = records.reduce((n, d) => n + sizeOf(d), 0);
+    }
+    this.payloadSizes.set(delivery, size);
+    records.push(delivery);
+    this.webhookText += size;
+    let drop = 0;
+    while (
+      drop < records.length - 1 &&
+      (records.length - drop > WEBHOOK_RECORD_LIMIT || this.webhookText > WEBHOOK_TEXT_LIMIT)
+    )
+      this.webhookText -= sizeOf(records[drop++]!);
+    if (drop > 0) records.splice(0, drop);
+  }
+
+  /** Characters of payload (as JSON) the recorded deliveries keep. */
+  get webhookTextSize(): number {
+    return this.webhooks.reduce((n, d) => n + (this.payloadSizes.get(d) ?? JSON.stringify(d.payload).length), 0);
   }
 
   async settle(): Promise<void> {
