@@ -193,8 +193,8 @@ export class SandboxRuntime {
 
   /**
    * Drops activity entries past the retention, then the oldest down to 90% of `limit` when over
-   * it, and down to 90% of ACTIVITY_TEXT_LIMIT characters when over that. Entries are appended as time goes, so the expired ones are at the front: the scan stops at
-   * the first one still kept.
+   * it, and down to 90% of ACTIVITY_TEXT_LIMIT characters when over that. Entries are appended as
+   * time goes, so the expired ones are at the front: the scan stops at the first one still kept.
    */
   trimActivity(limit = this.options.activityLimit ?? ACTIVITY_LIMIT): void {
     // ISO timestamps of one format compare as strings.
