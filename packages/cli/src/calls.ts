@@ -1,6 +1,10 @@
 // A command's call of the client, and the read a destructive command shows before asking.
 import type { HostingApiClient } from '@hosting-api/client';
+import { operations } from './generated/operations';
 import type { CommandSpec } from './spec';
+
+/** The commands of the spec by operationId. */
+export const byId: ReadonlyMap<string, CommandSpec> = new Map(operations.map((o) => [o.id, o]));
 
 export type Method = (...args: unknown[]) => Promise<unknown>;
 

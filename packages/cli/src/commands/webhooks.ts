@@ -7,9 +7,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectionError, HostingApiError } from '@hosting-api/client';
 import type { Command } from 'commander';
-import { EXIT } from './errors';
-import type { Io } from './io';
-import { UsageError } from './values';
+import { EXIT } from '../errors';
+import type { Act } from '../globals';
+import type { Io } from '../io';
+import { UsageError } from '../values';
 
 const DEFAULT_SANDBOX = 'http://127.0.0.1:4011';
 /** Each request to the sandbox or the forward URL: at most this long, at most this much read. */
@@ -93,12 +94,8 @@ async function forward(to: string, delivery: Recorded): Promise<string> {
   }
 }
 
-/** Adds the `webhooks` commands to the program; `guard` runs an action and reports its exit status. */
-export function addWebhookCommands(
-  program: Command,
-  guard: (work: () => Promise<number> | number) => void,
-  io: Io,
-): void {
+/** Adds the `webhooks` commands to the program. */
+export function addWebhookCommands(program: Command, act: Act, io: Io): void {
   const webhooks =
     program.commands.find((c) => c.name() === 'webhooks') ??
     program.command('webhooks').description('webhook deliveries from the sandbox: trigger one, or listen and forward');
@@ -114,7 +111,7 @@ export function addWebhookCommands(
     .option('--deploy <id>', 'a given deploy of that site instead of the newest')
     .option('--sandbox <url>', sandboxHelp)
     .action((event: string, opts: { site: string; deploy?: string; sandbox?: string }) =>
-      guard(async () => {
+      act(async () => {
         const root = sandboxOf(opts, io);
         const int = (value: string, flag: string) => {
           if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
@@ -138,7 +135,7 @@ export function addWebhookCommands(
     .option('--interval <ms>', 'how often to look for new deliveries (default 250)')
     .option('--count <n>', 'stop after forwarding this many deliveries')
     .action((opts: { forwardTo: string; sandbox?: string; interval?: string; count?: string }) =>
-      guard(async () => {
+      act(async () => {
         const root = sandboxOf(opts, io);
         const to = urlOption(opts.forwardTo, '--forward-to');
         const interval = opts.interval === undefined ? 250 : Number(opts.interval);
