@@ -8,9 +8,9 @@ export const byId: ReadonlyMap<string, CommandSpec> = new Map(operations.map((o)
 
 export type Method = (...args: unknown[]) => Promise<unknown>;
 
-/** The client method of a command's words (`sites notes list` → `client.sites.notes.list`). */
-export const methodOf = (client: HostingApiClient, words: readonly string[]): Method =>
-  words.reduce<unknown>((node, w) => (node as Record<string, unknown>)[w], client) as Method;
+/** The client method of a command (`mu-plugins list` → `client.muPlugins.list`). */
+export const methodOf = (client: HostingApiClient, op: CommandSpec): Method =>
+  op.clientMethod.split('.').reduce<unknown>((node, w) => (node as Record<string, unknown>)[w], client) as Method;
 
 /**
  * The read of what a destructive command acts on (`preview`: the spec model's read of its subject),
@@ -24,7 +24,6 @@ export function previewOf(
 ): (() => Promise<unknown>) | undefined {
   const read = op.preview ? byId.get(op.preview) : undefined;
   return (
-    read &&
-    (() => methodOf(client, read.words)(...read.args.map((a) => args[op.args.findIndex((x) => x.name === a.name)])))
+    read && (() => methodOf(client, read)(...read.args.map((a) => args[op.args.findIndex((x) => x.name === a.name)])))
   );
 }

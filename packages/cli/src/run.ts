@@ -1,7 +1,7 @@
 // The command line, wired: the program and its global options, and each group of commands from its
 // file in commands/ (the operations of the spec, `auth`, `webhooks`, `api`, `completion`). `run()`
 // is the whole CLI in-process: it returns the exit status instead of exiting.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import { addApiCommand } from './commands/api';
 import { addAuthCommands } from './commands/auth';
@@ -39,8 +39,11 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
     .option('--base-url <url>', 'API base ending in /v1 (default HOSTING_API_BASE_URL)')
     .option('--auth-url <url>', 'token service root (default HOSTING_API_AUTH_URL, else the base URL without /v1)')
     .option('--json', "print the answer's data as JSON")
-    .option('--columns <list>', 'the columns of a table, comma-separated field names (default: those that fit)')
-    .option('--no-headers', 'print table rows without the header line')
+    .option(
+      '--columns <list>',
+      "the fields shown, comma-separated field names: a table's columns or an object's lines (default: those that fit)",
+    )
+    .option('--no-headers', "print table rows without the header line, an object's values without their names")
     .option('--retries <n>', 'retries after a connection error, 429 or 5xx (default 2)')
     .option(
       '--timeout <duration>',
@@ -60,7 +63,14 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(s),
     });
-  program.configureHelp({ sortSubcommands: true, showGlobalOptions: true });
+  // A command's alias is the client's spelling of its word (`muPlugins` for `mu-plugins`): it runs, help does not show it.
+  const withoutAliases = (cmd: Command): Command => Object.create(cmd, { _aliases: { value: [] } });
+  program.configureHelp({
+    sortSubcommands: true,
+    showGlobalOptions: true,
+    subcommandTerm: (cmd) => Help.prototype.subcommandTerm.call(undefined, withoutAliases(cmd)),
+    commandUsage: (cmd) => Help.prototype.commandUsage.call(undefined, withoutAliases(cmd)),
+  });
   // --profile picks the stored credentials for this run, as HOSTING_API_PROFILE does.
   program.hook('preAction', (_program, action) => {
     const profile = action.optsWithGlobals().profile as string | undefined;

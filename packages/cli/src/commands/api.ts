@@ -123,7 +123,7 @@ async function api(method: string, path: string, command: Command, io: Io): Prom
   const what = `${op.method} ${filled} (${op.id})`;
   if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
   const session = openSession(g, io.env);
-  const call = methodOf(session.client, op.words);
+  const call = methodOf(session.client, op);
   if (op.destructive && !g.dryRun) {
     const preview = previewOf(op, args, session.client, byId);
     await confirm({ what, yes: g.yes, preview, body: Object.keys(input).length ? input : undefined }, io);

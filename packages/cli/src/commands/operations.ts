@@ -121,7 +121,7 @@ async function follow(
   io.stderr.write(
     `waiting while ${rule.field} is ${JSON.stringify(start)} (${command}; --wait-timeout ${timeoutMs / 1000}s)\n`,
   );
-  const method = methodOf(client, read.words);
+  const method = methodOf(client, read);
   const deadline = Date.now() + timeoutMs;
   let delay = 250;
   for (;;) {
@@ -167,7 +167,7 @@ async function execute(op: CommandSpec, positional: string[], command: Command, 
   const what = `${op.method} ${fillPath(op, args)} (${op.id})`;
   if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
   const session = openSession(g, io.env);
-  const method = methodOf(session.client, op.words);
+  const method = methodOf(session.client, op);
   if (op.destructive && !g.dryRun) {
     const preview = previewOf(op, args, session.client, byId);
     await confirm(
@@ -240,28 +240,32 @@ export function addOperationCommands(program: Command, act: Act, io: Io, wanted?
       counts.set(op.tag, (counts.get(op.tag) ?? 0) + 1);
       groupTag.set(key, counts);
     }
-  const group = (parent: Command, word: string, path: string): Command => {
+  // The client's spelling of a word (`muPlugins`) is a hidden alias of the command's (`mu-plugins`).
+  const named = (command: Command, alias: string) => (alias === command.name() ? command : command.alias(alias));
+  const group = (parent: Command, word: string, alias: string, path: string): Command => {
     const found = parent.commands.find((c) => c.name() === word);
     if (found) return found;
     const counts = [...(groupTag.get(path)?.entries() ?? [])].sort((a, b) => b[1] - a[1]);
     const tag = counts[0]?.[0];
-    return parent.command(word).description(tag ? `${tag}: ${tags[tag] ?? ''}`.trim() : `${word} commands`);
+    return named(parent.command(word), alias).description(
+      tag ? `${tag}: ${tags[tag] ?? ''}`.trim() : `${word} commands`,
+    );
   };
 
   for (const op of operations) {
+    const aliases = op.clientMethod.split('.');
     let parent: Command = program;
     op.words.slice(0, -1).forEach((word, i) => {
-      parent = group(parent, word, op.words.slice(0, i + 1).join(' '));
+      parent = group(parent, word, aliases[i]!, op.words.slice(0, i + 1).join(' '));
     });
     const meta = operationMeta[op.id as keyof typeof operationMeta];
-    const cmd = parent
-      .command(op.words.at(-1)!)
+    const cmd = named(parent.command(op.words.at(-1)!), aliases.at(-1)!)
       .summary(op.summary)
       .description(
         `${op.summary}\n\n${op.description ? `${op.description}\n\n` : ''}${op.method} ${op.path} (${op.id})`,
       );
     for (const a of op.args) cmd.argument(`<${a.name}>`, `${a.description} (${a.type})`.trim());
-    if (wanted && !op.words.every((w) => wanted.has(w))) continue;
+    if (wanted && !op.words.every((w, i) => wanted.has(w) || wanted.has(aliases[i]!))) continue;
     for (const f of op.options) {
       if (f.name === meta.paginateParam) continue; // `--paginate` walks the pages; `--page` asks for one
       const desc = `${f.description}${f.required ? ' (required)' : ''}`;
