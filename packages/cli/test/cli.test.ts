@@ -262,6 +262,21 @@ describe('typed flags: checked before anything is sent', () => {
   });
 });
 
+describe('hosting-api api and absolute URLs', () => {
+  it('calls a URL under the configured API; refuses another origin or path in one line', async () => {
+    const site = await cli(['api', 'GET', `${sb.url}/sites/123456`]);
+    expect(site.code, site.err).toBe(0);
+    expect(JSON.parse(site.out).data.id).toBe(123456);
+    for (const url of [`${stubUrl}/v1/sites/123456`, `${sb.url.replace('/v1', '')}/sites/123456`, 'file:///v1/sites']) {
+      const r = await cli(['api', 'GET', url]);
+      expect([r.code, r.err]).toEqual([
+        2,
+        `error: ${url} is not on the configured API (${sb.url}): give a path such as /sites, or a URL under ${sb.url}\n`,
+      ]);
+    }
+  });
+});
+
 describe('exit statuses', () => {
   it('4 for 401/403, refused credentials and none', async () => {
     const limited = await cli(['sites', 'convertToKit', '123458'], {

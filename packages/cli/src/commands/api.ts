@@ -8,22 +8,40 @@ import { readFileSync } from 'node:fs';
 import { operationMeta } from '@hosting-api/client';
 import type { Command } from 'commander';
 import { byId, methodOf, previewOf } from '../calls';
+import { readCredentials } from '../config';
 import { EXIT } from '../errors';
 import { operations } from '../generated/operations';
 import { type Act, dryRunOr, globals } from '../globals';
 import { confirm, refuseWithoutTerminal } from '../guard';
 import type { Io } from '../io';
-import { openSession } from '../session';
+import { addresses, openSession } from '../session';
 import type { CommandSpec } from '../spec';
 import { UsageError } from '../values';
+
+/**
+ * An absolute URL as a path under the configured API (`https://api.example.com/v1/sites?page=2` →
+ * `/sites?page=2`); one on another origin, or outside the base path, is refused: it is not sent to
+ * the configured API in its stead. A path is returned as given.
+ */
+export function underBase(raw: string, baseUrl: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) return raw;
+  const base = new URL(baseUrl);
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {}
+  const prefix = base.pathname.replace(/\/$/, '');
+  if (!url || url.origin !== base.origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)))
+    throw new UsageError(
+      `${raw} is not on the configured API (${baseUrl}): give a path such as /sites, or a URL under ${baseUrl}`,
+    );
+  return url.pathname.slice(prefix.length) + url.search;
+}
 
 /** The operation of the spec at this method and path, with its path arguments. */
 export function matchOperation(methodRaw: string, rawPath: string): { op: CommandSpec; args: unknown[] } {
   const method = methodRaw.toUpperCase();
-  const path = rawPath
-    .replace(/^https?:\/\/[^/]+/, '')
-    .replace(/^\/v1(?=\/)/, '')
-    .split('?')[0]!;
+  const path = rawPath.replace(/^\/v1(?=\/)/, '').split('?')[0]!;
   if (!path.startsWith('/')) throw new UsageError(`PATH must start with / (got ${JSON.stringify(rawPath)})`);
   const found: { op: CommandSpec; args: unknown[] }[] = [];
   let badInteger: string | undefined;
@@ -103,8 +121,9 @@ async function readInput(file: string, io: Io): Promise<Record<string, unknown>>
   throw new UsageError(`--input ${file} must be a JSON object`);
 }
 
-async function api(method: string, path: string, command: Command, io: Io): Promise<number> {
+async function api(method: string, given: string, command: Command, io: Io): Promise<number> {
   const g = globals(command, io.env);
+  const path = underBase(given, addresses(g, io.env, readCredentials(io.env)).baseUrl);
   const opts = command.opts() as { field?: string[]; rawField?: string[]; input?: string; paginate?: boolean };
   const { op, args } = matchOperation(method, path);
   const meta = operationMeta[op.id as keyof typeof operationMeta];
