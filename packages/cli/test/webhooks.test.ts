@@ -34,7 +34,9 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-const cli = (args: string[], onErr?: (text: string) => void) => runCli(args, { onErr });
+/** No target: a config folder of its own (none stored), no HOSTING_API_* variables; `--sandbox` names it. */
+const cli = (args: string[], onErr?: (text: string) => void) =>
+  runCli(args, { onErr, env: { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'hosting-api-webhooks-')) } });
 
 describe('hosting-api webhooks', () => {
   it('trigger sends one valid delivery; listen forwards it with its headers', async () => {
