@@ -283,6 +283,8 @@ async function callDynamic(
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const known = (n: unknown) => allTools.find((t) => t.name === n);
+  if ((name === 'describe_operation' || name === 'call_operation') && args.name === undefined)
+    return errorResult(new Error(`${name}: missing argument name (required: name)`));
   if (name === 'search_operations') {
     const words = String(args.query ?? '')
       .toLowerCase()

@@ -384,5 +384,7 @@ describe('for agents', () => {
     const dynamic = await inMemory({ dynamic: true });
     const viaCall = await dynamic.callTool({ name: 'call_operation', arguments: { name: 'getSite', arguments: {} } });
     expect(textOf(viaCall)).toBe('call_operation getSite: missing argument site_id (required: site_id)');
+    const noName = await dynamic.callTool({ name: 'call_operation', arguments: {} });
+    expect(textOf(noName)).toBe('call_operation: missing argument name (required: name)');
   });
 });
