@@ -46,7 +46,10 @@ for (const o of model.operations.filter((o) => o.clientMethod)) {
   for (const opt of options)
     if (RESERVED.has(opt.name) && !(opt.name === 'paginate' && opt.in === 'query'))
       problems.push(`${o.operationId}: the field ${opt.name} has the name of an option of the CLI`);
-  const [words, key] = [o.clientMethod.split('.'), o.clientMethod.replaceAll('.', ' ')];
+  // The command line's words are kebab-case (`muPlugins.list` → `mu-plugins list`); the CLI keeps
+  // the client's spelling as a hidden alias.
+  const words = o.clientMethod.split('.').map((w) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+  const key = words.join(' ');
   if (seen.has(key)) problems.push(`${o.operationId} and ${seen.get(key)} are both \`${key}\``);
   seen.set(key, o.operationId);
   const item = dataSchema(o)?.type === 'array' ? dataSchema(o).items : undefined;
@@ -55,6 +58,7 @@ for (const o of model.operations.filter((o) => o.clientMethod)) {
   operations.push({
     id: o.operationId,
     words,
+    clientMethod: o.clientMethod,
     method: o.method.toUpperCase(),
     path: o.path,
     tag: o.tags[0],

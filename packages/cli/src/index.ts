@@ -2,6 +2,7 @@
 export { configDir, credentialsPath, tokenPath } from './config';
 export { EXIT, exitCode } from './errors';
 export { operations } from './generated/operations';
+export { parseDuration } from './globals';
 export type { Io } from './io';
-export { buildProgram, parseDuration, run } from './run';
+export { buildProgram, run } from './run';
 export type { ArgumentSpec, CommandSpec, FieldSpec, FieldType, WaitRule } from './spec';

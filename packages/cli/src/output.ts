@@ -1,5 +1,33 @@
 // Printing results: `--json` prints the envelope's `data` as JSON; otherwise a list of objects is a
 // table, an object is one `key  value` line per field, and no data prints the API's message.
+// `--columns` picks a table's columns or an object's fields.
+
+// A column's header is its field's name as words: `displayName` → `Display name`,
+// `collaborators_count` → `Collaborators count`, with the usual abbreviations in capitals.
+const ABBREVIATIONS = new Set([
+  'api',
+  'cms',
+  'dns',
+  'http',
+  'id',
+  'ip',
+  'php',
+  'seo',
+  'sftp',
+  'ssl',
+  'ttl',
+  'url',
+  'wp',
+]);
+export function heading(field: string): string {
+  const words = field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((w) => (ABBREVIATIONS.has(w.toLowerCase()) ? w.toUpperCase() : w.toLowerCase()));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 const isScalar = (v: unknown) => v === null || v === undefined || typeof v !== 'object';
 
@@ -31,7 +59,7 @@ export function chooseColumns(
   const out: string[] = [];
   let used = 0;
   for (const k of ordered) {
-    const w = Math.max(k.length, ...rows.map((r) => cell(r[k]).length)) + 2;
+    const w = Math.max(heading(k).length, ...rows.map((r) => cell(r[k]).length)) + 2;
     if (out.length && used + w > width) continue;
     out.push(k);
     used += w;
@@ -40,21 +68,22 @@ export function chooseColumns(
 }
 
 export function table(rows: Record<string, unknown>[], columns: string[], headers = true): string {
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const headings = columns.map(heading);
+  const widths = columns.map((c, i) => Math.max(headings[i]!.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (values: string[]) =>
     values
       .map((v, i) => v.padEnd(widths[i]!))
       .join('  ')
       .trimEnd();
   const body = rows.map((r) => line(columns.map((c) => cell(r[c]))));
-  return (headers ? [line(columns.map((c) => c.toUpperCase())), ...body] : body).join('\n');
+  return (headers ? [line(headings), ...body] : body).join('\n');
 }
 
 export interface RenderOptions {
   json: boolean;
   /** The spec's fields of a list item, in order (the table's candidates). */
   columns?: readonly string[];
-  /** `--columns`: exactly these, in this order. */
+  /** `--columns`: exactly these, in this order (a table's columns, or an object's fields). */
   only?: readonly string[];
   /** `--no-headers`: rows only. */
   headers?: boolean;
@@ -81,11 +110,16 @@ export function render(data: unknown, options: RenderOptions): string {
     // Fields first, one line each; a list of objects inside (a log page's entries) as a table after them.
     const isRows = (v: unknown): v is Record<string, unknown>[] =>
       Array.isArray(v) && v.length > 0 && v.every((r) => r && typeof r === 'object' && !Array.isArray(r));
-    const entries = Object.entries(data as Record<string, unknown>);
+    const record = data as Record<string, unknown>;
+    const entries = options.only ? options.only.map((k) => [k, record[k]] as const) : Object.entries(record);
     const fields = entries.filter(([, v]) => !isRows(v));
     const w = Math.max(0, ...fields.map(([k]) => k.length));
-    const parts = fields.length ? [fields.map(([k, v]) => `${k.padEnd(w)}  ${cell(v, Infinity)}`).join('\n')] : [];
-    for (const [k, v] of entries) if (isRows(v)) parts.push(`${k}:\n${table(v, chooseColumns(v, [], options.width))}`);
+    // `--no-headers`: the values alone (`sites get 1 --columns state --no-headers` prints `live`).
+    const line = ([k, v]: readonly [string, unknown]) =>
+      options.headers === false ? cell(v, Infinity) : `${k.padEnd(w)}  ${cell(v, Infinity)}`;
+    const parts = fields.length ? [fields.map(line).join('\n')] : [];
+    for (const [k, v] of entries)
+      if (isRows(v)) parts.push(`${k}:\n${table(v, chooseColumns(v, [], options.width), options.headers)}`);
     return parts.join('\n\n');
   }
   return String(data);

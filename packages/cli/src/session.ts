@@ -68,8 +68,10 @@ export function addresses(global: GlobalOptions, env: Env, stored?: StoredCreden
   const baseUrl = global.baseUrl ?? env.HOSTING_API_BASE_URL ?? stored?.baseUrl;
   if (!baseUrl)
     throw new UsageError('no API address: pass --base-url or set HOSTING_API_BASE_URL (the base ending in /v1)');
+  // The profile's token service goes with the profile's API: another base URL brings its own.
+  const storedAuth = baseUrl === stored?.baseUrl ? stored.authUrl : undefined;
   // The one reading of an address the client, the MCP server and the contract gate share.
-  return resolveTarget({ baseUrl, authUrl: global.authUrl ?? env.HOSTING_API_AUTH_URL ?? stored?.authUrl });
+  return resolveTarget({ baseUrl, authUrl: global.authUrl ?? env.HOSTING_API_AUTH_URL ?? storedAuth });
 }
 
 /** Reuse a cached token until a minute before it expires (half its lifetime when it is shorter than two minutes). */

@@ -42,8 +42,10 @@ export interface WaitRule {
 
 export interface CommandSpec {
   id: string;
-  /** The `x-client-method`, split: `['sites', 'notes', 'list']`. */
+  /** The command's words: the `x-client-method`'s, kebab-case (`muPlugins.list` → `['mu-plugins', 'list']`). */
   words: string[];
+  /** The `x-client-method`: the client's method (`muPlugins.list`); its words are the commands' hidden aliases. */
+  clientMethod: string;
   method: string;
   path: string;
   /** The spec's tag (its section of the documentation). */

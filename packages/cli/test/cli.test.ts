@@ -114,7 +114,9 @@ describe('commands from the spec', () => {
       .flatMap((item) => Object.values(item))
       .map((o) => o['x-client-method'])
       .filter(Boolean);
-    expect(operations.map((o) => o.words.join('.')).sort()).toEqual([...methods].sort());
+    expect(operations.map((o) => o.clientMethod).sort()).toEqual([...methods].sort());
+    const kebab = (m: string) => m.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).split('.');
+    for (const o of operations) expect(o.words).toEqual(kebab(o.clientMethod));
     const help = await cli(['sites', 'notes', 'create', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('Usage: hosting-api sites notes create [options] <site_id>');
@@ -128,13 +130,37 @@ describe('commands from the spec', () => {
     const table = await cli(['sites', 'list']);
     expect(table.code).toBe(0);
     const [header, ...rows] = table.out.trimEnd().split('\n');
-    expect(header).toMatch(/^ID\s+DISPLAYNAME\s+NAME\s+STATE/);
+    expect(header).toMatch(/^ID\s+Display name\s+Name\s+State\s+Created\s+Account ID\s+Collaborators count\s/);
     expect(rows.find((r) => r.startsWith('123456'))).toMatch(/ada-blog\s+live/);
     const data = await json(['sites', 'list']);
     expect(data.map((s: { id: number }) => s.id)).toContain(123460);
     expect(rows).toHaveLength(data.length);
     const ids = await cli(['sites', 'list', '--columns', 'id,state', '--no-headers']);
     expect(ids.out.split('\n')[0]).toMatch(/^123456 +live$/);
+  });
+
+  it('--columns picks the fields of one object too; with --no-headers, the values alone', async () => {
+    const picked = await cli(['sites', 'get', '123456', '--columns', 'state,id,collaboratorsCount']);
+    expect(picked).toMatchObject({
+      code: 0,
+      out: 'state               live\nid                  123456\ncollaboratorsCount  2\n',
+    });
+    const values = await cli(['sites', 'get', '123456', '--columns', 'id,state', '--no-headers']);
+    expect(values.out).toBe('123456\nlive\n');
+  });
+
+  it('groups and commands are kebab-case; the client spelling is a hidden alias', async () => {
+    const help = await cli(['--help']);
+    expect(help.out).toMatch(/^ {2}mu-plugins +Must-use plugins/m);
+    expect(help.out).not.toContain('muPlugins');
+    const sites = await cli(['sites', '--help']);
+    expect(sites.out).toMatch(/^ {2}convert-to-kit <site_id> /m);
+    expect(sites.out).not.toMatch(/convertToKit|\|/);
+    const kebab = await json(['mu-plugins', 'list']);
+    expect(kebab.length).toBeGreaterThan(0);
+    expect(await json(['muPlugins', 'list'])).toEqual(kebab);
+    const usage = await cli(['muPlugins', 'get', '--help']);
+    expect(usage.out).toContain('Usage: hosting-api mu-plugins get [options] <mu_plugin_id>');
   });
 
   it('creates, reads, updates and deletes a note', async () => {
@@ -233,6 +259,21 @@ describe('typed flags: checked before anything is sent', () => {
     expect(r.code).toBe(2);
     expect(r.err.split('\n')[0]).toBe(`error: ${message}`);
     expect(stubCalls).toBe(before);
+  });
+});
+
+describe('hosting-api api and absolute URLs', () => {
+  it('calls a URL under the configured API; refuses another origin or path in one line', async () => {
+    const site = await cli(['api', 'GET', `${sb.url}/sites/123456`]);
+    expect(site.code, site.err).toBe(0);
+    expect(JSON.parse(site.out).data.id).toBe(123456);
+    for (const url of [`${stubUrl}/v1/sites/123456`, `${sb.url.replace('/v1', '')}/sites/123456`, 'file:///v1/sites']) {
+      const r = await cli(['api', 'GET', url]);
+      expect([r.code, r.err]).toEqual([
+        2,
+        `error: ${url} is not on the configured API (${sb.url}): give a path such as /sites, or a URL under ${sb.url}\n`,
+      ]);
+    }
   });
 });
 
@@ -379,6 +420,14 @@ describe('completion', () => {
 
   it('completes commands and flags from the spec', async () => {
     expect((await cli(['__complete', 'sites', 'no'])).out).toBe('notes\n');
+    expect((await cli(['__complete', 'mu'])).out).toBe('mu-plugins\n');
+    expect((await cli(['__complete', 'sites', 'convert-to-'])).out).toBe(
+      'convert-to-kit\nconvert-to-live\nconvert-to-sandbox\nconvert-to-staging\n',
+    );
+    // Words typed in the old spelling still lead to the command's flags.
+    expect((await cli(['__complete', 'muPlugins', 'list', '--per'])).out).toBe(
+      (await cli(['__complete', 'mu-plugins', 'list', '--per'])).out,
+    );
     expect((await cli(['__complete', 'sites', 'notes', 'list', '123456', '--p'])).out).toBe(
       '--page\n--paginate\n--per_page\n--profile\n',
     );

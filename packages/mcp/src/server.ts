@@ -154,19 +154,37 @@ function errorResult(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
-/** Calls the operation of a tool with the tool's arguments: path parameters first, the rest as the input object. */
+/**
+ * Calls the operation of a tool with the tool's arguments: path parameters first, the rest as the
+ * input object. A missing argument, or a path id that is not an integer, is an error naming the
+ * tool (`as`, for `call_operation`) and the argument.
+ */
 export async function callTool(
   client: HostingApiClient,
   t: ToolSpec,
   args: Record<string, unknown>,
+  as = t.name,
 ): Promise<CallToolResult> {
   const meta = operationMeta[t.name as keyof typeof operationMeta];
   const integers = meta.integers ?? [];
+  const required = t.inputSchema.required ?? [];
+  const missing = required.filter((name) => args[name] === undefined);
+  if (missing.length)
+    return errorResult(
+      new Error(
+        `${as}: missing argument${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (required: ${required.join(', ')})`,
+      ),
+    );
   const positional = t.pathParams.map((name) => {
     const value = args[name];
     // A digit string for an integer path parameter is the same id (agents often quote ids).
     return integers.includes(name) && typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   });
+  const notInteger = t.pathParams.find((name, i) => integers.includes(name) && !Number.isInteger(positional[i]));
+  if (notInteger)
+    return errorResult(
+      new Error(`${as}: argument ${notInteger} must be an integer (got ${JSON.stringify(args[notInteger])})`),
+    );
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) if (!t.pathParams.includes(key)) input[key] = value;
   const hasInput = meta.query !== undefined || meta.body !== undefined;
@@ -196,46 +214,61 @@ function refusal(name: string, options: ServerOptions, enabled: Map<string, Tool
   return `${name} is not enabled on this server (see --toolsets and --tools)`;
 }
 
-/** The three tools of `--dynamic`: they reach every operation the options enable, through one short list. */
-export const DYNAMIC_TOOLS: Tool[] = [
-  {
-    name: 'search_operations',
-    description:
-      'Search the API operations by words of their name, summary, path or toolset. Answers name, method, path, summary and whether it is destructive.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'words to match; empty lists all' },
-        toolset: { type: 'string', description: 'only this toolset (a spec tag slug, e.g. sites)' },
+/**
+ * The three tools of `--dynamic`: they reach every operation the options enable, through one short
+ * list. `call_operation`'s hints are those of the operations it can call: under `--read-only` it
+ * only reads, and it is destructive only when a destructive operation is enabled.
+ */
+export function dynamicTools(enabled: readonly ToolSpec[]): Tool[] {
+  const hints = enabled.map((t) => describeTool(t).annotations!);
+  return [
+    {
+      name: 'search_operations',
+      description:
+        'Search the API operations by words of their name, summary, path or toolset. Answers name, method, path, summary and whether it is destructive.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'words to match; empty lists all' },
+          toolset: { type: 'string', description: 'only this toolset (a spec tag slug, e.g. sites)' },
+        },
+        additionalProperties: false,
       },
-      additionalProperties: false,
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  },
-  {
-    name: 'describe_operation',
-    description: 'The description and input schema of one operation (by the name search_operations answers).',
-    inputSchema: {
-      type: 'object',
-      properties: { name: { type: 'string' } },
-      required: ['name'],
-      additionalProperties: false,
+    {
+      name: 'describe_operation',
+      description: 'The description and input schema of one operation (by the name search_operations answers).',
+      inputSchema: {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  },
-  {
-    name: 'call_operation',
-    description:
-      'Call one operation with arguments matching its input schema (see describe_operation). Destructive operations need the server started with --allow-destructive.',
-    inputSchema: {
-      type: 'object',
-      properties: { name: { type: 'string' }, arguments: { type: 'object' } },
-      required: ['name'],
-      additionalProperties: false,
+    {
+      name: 'call_operation',
+      description: `Call one operation with arguments matching its input schema (see describe_operation). ${
+        hints.every((h) => h.readOnlyHint)
+          ? 'This server calls only the operations that change nothing (--read-only).'
+          : 'Destructive operations need the server started with --allow-destructive.'
+      }`,
+      inputSchema: {
+        type: 'object',
+        properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: {
+        readOnlyHint: hints.every((h) => h.readOnlyHint),
+        destructiveHint: hints.some((h) => h.destructiveHint),
+        idempotentHint: hints.every((h) => h.idempotentHint),
+        openWorldHint: true,
+      },
     },
-    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
-  },
-];
+  ];
+}
 
 const ok = (value: unknown): CallToolResult => ({
   content: [{ type: 'text', text: text(value) }],
@@ -250,6 +283,8 @@ async function callDynamic(
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const known = (n: unknown) => allTools.find((t) => t.name === n);
+  if ((name === 'describe_operation' || name === 'call_operation') && args.name === undefined)
+    return errorResult(new Error(`${name}: missing argument name (required: name)`));
   if (name === 'search_operations') {
     const words = String(args.query ?? '')
       .toLowerCase()
@@ -278,7 +313,8 @@ async function callDynamic(
   if (name === 'call_operation') {
     const why = refusal(String(args.name), options, enabled);
     if (why) return errorResult(new Error(why));
-    return callTool(client, enabled.get(String(args.name))!, (args.arguments ?? {}) as Record<string, unknown>);
+    const t = enabled.get(String(args.name))!;
+    return callTool(client, t, (args.arguments ?? {}) as Record<string, unknown>, `call_operation ${t.name}`);
   }
   return errorResult(
     new Error(
@@ -291,7 +327,7 @@ async function callDynamic(
 export function createServer(options: ServerOptions = {}): Server {
   const selected = selectTools(options);
   const byName = new Map(selected.map((t) => [t.name, t]));
-  const listed = options.dynamic ? DYNAMIC_TOOLS : selected.map(describeTool);
+  const listed = options.dynamic ? dynamicTools(selected) : selected.map(describeTool);
   const client = clientFrom(options);
   const server = new Server(
     { name: 'hosting-api', title, version: pkg.version },

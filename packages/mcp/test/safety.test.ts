@@ -356,4 +356,35 @@ describe('for agents', () => {
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain('--allow-destructive');
   });
+
+  it('--dynamic: call_operation is annotated as what it can call (reads only under --read-only)', async () => {
+    const hintsOf = async (options: ServerOptions) =>
+      (await (await inMemory({ dynamic: true, ...options })).listTools()).tools.find(
+        (t) => t.name === 'call_operation',
+      )!.annotations;
+    expect(await hintsOf({ readOnly: true, allowDestructive: true })).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
+    expect(await hintsOf({})).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(await hintsOf({ allowDestructive: true })).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('a missing argument or a path id that is not one: the error names the tool and the argument', async () => {
+    const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+    const standard = await inMemory({});
+    const missing = await standard.callTool({ name: 'getSite', arguments: {} });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toBe('getSite: missing argument site_id (required: site_id)');
+    const body = await standard.callTool({ name: 'createSiteNote', arguments: { site_id: 123456 } });
+    expect(textOf(body)).toBe('createSiteNote: missing arguments subject, body (required: site_id, subject, body)');
+    const notId = await standard.callTool({ name: 'getSite', arguments: { site_id: 'ada-blog' } });
+    expect(textOf(notId)).toBe('getSite: argument site_id must be an integer (got "ada-blog")');
+    const dynamic = await inMemory({ dynamic: true });
+    const viaCall = await dynamic.callTool({ name: 'call_operation', arguments: { name: 'getSite', arguments: {} } });
+    expect(textOf(viaCall)).toBe('call_operation getSite: missing argument site_id (required: site_id)');
+    const noName = await dynamic.callTool({ name: 'call_operation', arguments: {} });
+    expect(textOf(noName)).toBe('call_operation: missing argument name (required: name)');
+  });
 });

@@ -1,7 +1,10 @@
 // Shell completion: the scripts ask the CLI itself (`hosting-api __complete <words>`), which walks
 // the same command tree the commands run from, so completion always matches the spec.
 import type { Command } from 'commander';
-import { UsageError } from './values';
+import { EXIT } from '../errors';
+import type { Act } from '../globals';
+import type { Io } from '../io';
+import { UsageError } from '../values';
 
 const SCRIPTS: Record<string, string> = {
   bash: `# hosting-api completion for bash: eval "$(hosting-api completion bash)"
@@ -55,4 +58,30 @@ export function complete(program: Command, words: string[]): string[] {
     ? [...options, '--help']
     : command.commands.filter(visible).map((c) => c.name());
   return candidates.filter((c) => c.startsWith(current)).sort();
+}
+
+/** `completion <shell>` prints the script; the hidden `__complete <words...>` answers it. */
+export function addCompletionCommands(program: Command, act: Act, io: Io): void {
+  program
+    .command('completion')
+    .description('Print a shell completion script: eval "$(hosting-api completion bash)" (or zsh, fish)')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action((shell: string) =>
+      act(() => {
+        io.stdout.write(completionScript(shell));
+        return EXIT.ok;
+      }),
+    );
+  program
+    .command('__complete', { hidden: true })
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action((words: string[]) =>
+      act(() => {
+        const out = complete(program, words);
+        if (out.length) io.stdout.write(`${out.join('\n')}\n`);
+        return EXIT.ok;
+      }),
+    );
 }

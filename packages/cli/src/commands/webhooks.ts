@@ -4,14 +4,18 @@
 // delivery of an event of the spec's webhooks (POST /__sandbox/webhooks/trigger); `listen` reads
 // the deliveries the sandbox records (GET /__sandbox/webhooks) and forwards each new one to a URL
 // with its headers (x-hosting-event, x-hosting-delivery), printing one line per delivery.
+// Both talk to the sandbox the other commands call: its control routes sit beside `/auth/token`,
+// at the token-service root of the target (--base-url, the environment or the profile).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectionError, HostingApiError } from '@hosting-api/client';
 import type { Command } from 'commander';
-import { EXIT } from './errors';
-import type { Io } from './io';
-import { UsageError } from './values';
+import { profileName, readCredentials } from '../config';
+import { EXIT } from '../errors';
+import { type Act, globals } from '../globals';
+import type { Io } from '../io';
+import { addresses } from '../session';
+import { UsageError } from '../values';
 
-const DEFAULT_SANDBOX = 'http://127.0.0.1:4011';
 /** Each request to the sandbox or the forward URL: at most this long, at most this much read. */
 const DEADLINE_MS = 10_000;
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -35,8 +39,36 @@ function urlOption(value: string, flag: string): string {
   return url.href.replace(/\/$/, '');
 }
 
-const sandboxOf = (opts: { sandbox?: string }, io: Io) =>
-  urlOption(opts.sandbox ?? io.env.HOSTING_API_SANDBOX_URL ?? DEFAULT_SANDBOX, '--sandbox');
+/**
+ * The sandbox's root: the target's token-service root, as every command resolves it. `--sandbox`
+ * (or HOSTING_API_SANDBOX_URL) names it without a target, and must name the same one with a target.
+ */
+function sandboxOf(command: Command, opts: { sandbox?: string }, io: Io): string {
+  const namedBy = opts.sandbox !== undefined ? '--sandbox' : 'HOSTING_API_SANDBOX_URL';
+  const named = opts.sandbox ?? io.env.HOSTING_API_SANDBOX_URL;
+  const g = globals(command, io.env);
+  const stored = readCredentials(io.env);
+  const targetBy = g.baseUrl
+    ? '--base-url'
+    : io.env.HOSTING_API_BASE_URL
+      ? 'HOSTING_API_BASE_URL'
+      : stored?.baseUrl
+        ? `profile ${profileName(io.env)}`
+        : undefined;
+  if (!targetBy) {
+    if (named === undefined)
+      throw new UsageError(
+        "no sandbox: pass --base-url or set HOSTING_API_BASE_URL (the sandbox's base ending in /v1), use a profile logged in to it, or give --sandbox",
+      );
+    return urlOption(named, namedBy);
+  }
+  const root = urlOption(addresses(g, io.env, stored).authUrl, targetBy);
+  if (named !== undefined && urlOption(named, namedBy) !== root)
+    throw new UsageError(
+      `${namedBy} ${urlOption(named, namedBy)} is another sandbox than the target's ${root} (${targetBy}): drop one, or make them agree`,
+    );
+  return root;
+}
 
 /** One JSON request to the sandbox's control routes; its `data`, or an error naming the problem. */
 async function control<T>(root: string, method: string, path: string, body?: unknown): Promise<T> {
@@ -50,7 +82,7 @@ async function control<T>(root: string, method: string, path: string, body?: unk
     });
   } catch (error) {
     throw new ConnectionError(
-      `cannot reach the sandbox at ${root} (start it with hosting-api-sandbox, or give --sandbox)`,
+      `cannot reach the sandbox at ${root} (start it with hosting-api-sandbox, or point --base-url or the profile at it)`,
       {
         cause: error,
       },
@@ -93,16 +125,13 @@ async function forward(to: string, delivery: Recorded): Promise<string> {
   }
 }
 
-/** Adds the `webhooks` commands to the program; `guard` runs an action and reports its exit status. */
-export function addWebhookCommands(
-  program: Command,
-  guard: (work: () => Promise<number> | number) => void,
-  io: Io,
-): void {
+/** Adds the `webhooks` commands to the program. */
+export function addWebhookCommands(program: Command, act: Act, io: Io): void {
   const webhooks =
     program.commands.find((c) => c.name() === 'webhooks') ??
     program.command('webhooks').description('webhook deliveries from the sandbox: trigger one, or listen and forward');
-  const sandboxHelp = `the sandbox's root (default HOSTING_API_SANDBOX_URL, else ${DEFAULT_SANDBOX})`;
+  const sandboxHelp =
+    "the sandbox's root (default HOSTING_API_SANDBOX_URL); without it, the target's (--base-url, HOSTING_API_BASE_URL or the profile), which it must match";
 
   webhooks
     .command('trigger')
@@ -113,9 +142,9 @@ export function addWebhookCommands(
     .requiredOption('--site <id>', 'the site whose newest finished git deploy it is about')
     .option('--deploy <id>', 'a given deploy of that site instead of the newest')
     .option('--sandbox <url>', sandboxHelp)
-    .action((event: string, opts: { site: string; deploy?: string; sandbox?: string }) =>
-      guard(async () => {
-        const root = sandboxOf(opts, io);
+    .action((event: string, opts: { site: string; deploy?: string; sandbox?: string }, command: Command) =>
+      act(async () => {
+        const root = sandboxOf(command, opts, io);
         const int = (value: string, flag: string) => {
           if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
           return Number(value);
@@ -137,9 +166,9 @@ export function addWebhookCommands(
     .option('--sandbox <url>', sandboxHelp)
     .option('--interval <ms>', 'how often to look for new deliveries (default 250)')
     .option('--count <n>', 'stop after forwarding this many deliveries')
-    .action((opts: { forwardTo: string; sandbox?: string; interval?: string; count?: string }) =>
-      guard(async () => {
-        const root = sandboxOf(opts, io);
+    .action((opts: { forwardTo: string; sandbox?: string; interval?: string; count?: string }, command: Command) =>
+      act(async () => {
+        const root = sandboxOf(command, opts, io);
         const to = urlOption(opts.forwardTo, '--forward-to');
         const interval = opts.interval === undefined ? 250 : Number(opts.interval);
         if (!Number.isInteger(interval) || interval < 10 || interval > 60_000)

@@ -5,24 +5,43 @@
 // @file); they are query parameters of a GET and body fields otherwise. `--input FILE` gives the
 // whole body (`-` for stdin). `--paginate` walks every page of a paged read.
 import { readFileSync } from 'node:fs';
-import { type HostingApiClient, operationMeta } from '@hosting-api/client';
+import { operationMeta } from '@hosting-api/client';
 import type { Command } from 'commander';
-import { methodOf, previewOf } from './calls';
-import { EXIT } from './errors';
-import { operations } from './generated/operations';
-import { confirm, refuseWithoutTerminal } from './guard';
-import type { Io } from './io';
-import type { Globals } from './run';
-import type { CommandSpec } from './spec';
-import { UsageError } from './values';
+import { byId, methodOf, previewOf } from '../calls';
+import { readCredentials } from '../config';
+import { EXIT } from '../errors';
+import { operations } from '../generated/operations';
+import { type Act, dryRunOr, globals } from '../globals';
+import { confirm, refuseWithoutTerminal } from '../guard';
+import type { Io } from '../io';
+import { addresses, openSession } from '../session';
+import type { CommandSpec } from '../spec';
+import { UsageError } from '../values';
+
+/**
+ * An absolute URL as a path under the configured API (`https://api.example.com/v1/sites?page=2` →
+ * `/sites?page=2`); one on another origin, or outside the base path, is refused: it is not sent to
+ * the configured API in its stead. A path is returned as given.
+ */
+export function underBase(raw: string, baseUrl: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) return raw;
+  const base = new URL(baseUrl);
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {}
+  const prefix = base.pathname.replace(/\/$/, '');
+  if (!url || url.origin !== base.origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)))
+    throw new UsageError(
+      `${raw} is not on the configured API (${baseUrl}): give a path such as /sites, or a URL under ${baseUrl}`,
+    );
+  return url.pathname.slice(prefix.length) + url.search;
+}
 
 /** The operation of the spec at this method and path, with its path arguments. */
 export function matchOperation(methodRaw: string, rawPath: string): { op: CommandSpec; args: unknown[] } {
   const method = methodRaw.toUpperCase();
-  const path = rawPath
-    .replace(/^https?:\/\/[^/]+/, '')
-    .replace(/^\/v1(?=\/)/, '')
-    .split('?')[0]!;
+  const path = rawPath.replace(/^\/v1(?=\/)/, '').split('?')[0]!;
   if (!path.startsWith('/')) throw new UsageError(`PATH must start with / (got ${JSON.stringify(rawPath)})`);
   const found: { op: CommandSpec; args: unknown[] }[] = [];
   let badInteger: string | undefined;
@@ -102,15 +121,9 @@ async function readInput(file: string, io: Io): Promise<Record<string, unknown>>
   throw new UsageError(`--input ${file} must be a JSON object`);
 }
 
-export interface ApiDeps {
-  globals(command: Command, env: Io['env']): Globals;
-  openSession(g: Globals, env: Io['env']): { client: HostingApiClient };
-  dryRunOr(dry: Globals['dryRun'], io: Io, work: () => Promise<number>): Promise<number>;
-  byId: Map<string, CommandSpec>;
-}
-
-export async function api(method: string, path: string, command: Command, io: Io, deps: ApiDeps): Promise<number> {
-  const g = deps.globals(command, io.env);
+async function api(method: string, given: string, command: Command, io: Io): Promise<number> {
+  const g = globals(command, io.env);
+  const path = underBase(given, addresses(g, io.env, readCredentials(io.env)).baseUrl);
   const opts = command.opts() as { field?: string[]; rawField?: string[]; input?: string; paginate?: boolean };
   const { op, args } = matchOperation(method, path);
   const meta = operationMeta[op.id as keyof typeof operationMeta];
@@ -128,13 +141,13 @@ export async function api(method: string, path: string, command: Command, io: Io
   const filled = op.path.replace(/\{([^}]+)\}/g, (_, n) => String(args[op.args.findIndex((a) => a.name === n)]));
   const what = `${op.method} ${filled} (${op.id})`;
   if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
-  const session = deps.openSession(g, io.env);
-  const call = methodOf(session.client, op.words);
+  const session = openSession(g, io.env);
+  const call = methodOf(session.client, op);
   if (op.destructive && !g.dryRun) {
-    const preview = previewOf(op, args, session.client, deps.byId);
+    const preview = previewOf(op, args, session.client, byId);
     await confirm({ what, yes: g.yes, preview, body: Object.keys(input).length ? input : undefined }, io);
   }
-  return deps.dryRunOr(g.dryRun, io, async () => {
+  return dryRunOr(g.dryRun, io, async () => {
     if (opts.paginate) {
       const items: unknown[] = [];
       for await (const item of session.client.paginate(call as never, ...(args as never[]), input as never))
@@ -148,4 +161,25 @@ export async function api(method: string, path: string, command: Command, io: Io
     io.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
     return EXIT.ok;
   });
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+export function addApiCommand(program: Command, act: Act, io: Io): void {
+  program
+    .command('api')
+    .description(
+      'Call any operation of the spec by method and path, like `gh api`: hosting-api api GET /sites/123456/notes. Checked against the spec; destructive ones are guarded as their commands are.',
+    )
+    .argument('<method>', 'GET, POST, PUT, DELETE')
+    .argument('<path>', 'the path under the base URL, e.g. /sites/123456/notes (a query string is allowed)')
+    .option(
+      '-f, --raw-field <key=value>',
+      'a string field: a query parameter of a GET, else a body field (repeat)',
+      collect,
+    )
+    .option('-F, --field <key=value>', 'a typed field: number, true/false, null, JSON, or @file (repeat)', collect)
+    .option('--input <file>', 'the JSON body from a file, or - for stdin; fields override it')
+    .option('--paginate', 'walk every page of a paged read and print all items')
+    .action((method: string, path: string, _opts, command: Command) => act(() => api(method, path, command, io)));
 }
