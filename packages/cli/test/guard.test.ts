@@ -223,8 +223,10 @@ describe('network bounds', () => {
     // The token request is the first to hang: the timeout is per attempt.
     expect(a.err).toMatch(/^error: POST .*\/auth\/token timed out after 1000 ms/);
     expect(b.err).toMatch(/timed out after 1000 ms/);
-    expect(a.ms).toBeLessThan(4000);
-    expect(b.ms).toBeLessThan(4000);
+    // Far under the trickle's endless drip: the deadline is per attempt, not per chunk (a loaded
+    // machine's wall time is no measure of the 1 s itself, which the messages above state).
+    expect(a.ms).toBeLessThan(15_000);
+    expect(b.ms).toBeLessThan(15_000);
     expect(c.err).toMatch(/the answer is larger than 33554432 bytes \(raise --max-size or HOSTING_API_MAX_SIZE\)/);
     expect(d.err).toMatch(/the answer is larger than 65536 bytes/);
     const bad = await cli(['sites', 'get', '1', '--timeout', 'soon']);
