@@ -61,3 +61,44 @@ describe('import boundaries', () => {
     expect(restricted('test/contract/a.mjs', ['../release/helpers.mjs', '@hosting-api/sandbox'])).toEqual([]);
   });
 });
+
+/** The files among `files` (path → source) that Biome reports as part of an import cycle. */
+function inCycles(files: Record<string, string>): string[] {
+  const dir = join(work, `cycle-${probes++}`);
+  for (const [path, source] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), source);
+  }
+  const r = spawnSync(
+    process.execPath,
+    [biome, 'lint', '--vcs-enabled=false', '--only=suspicious/noImportCycles', '--reporter=json', dir],
+    { cwd: work, encoding: 'utf8' },
+  );
+  const report = JSON.parse(r.stdout) as { diagnostics: { category: string; location: { path: string } }[] };
+  return report.diagnostics
+    .filter((d) => d.category === 'lint/suspicious/noImportCycles')
+    .map((d) => d.location.path.replace(/^.*cycle-\d+\//, ''))
+    .sort();
+}
+
+describe('import cycles (suspicious/noImportCycles)', () => {
+  it('fail on two files that import each other, even when one import is type-only', () => {
+    expect(
+      inCycles({
+        'src/transport.ts':
+          "import { send } from './send';\nexport interface Req { url: string }\nexport const go = send;\n",
+        'src/send.ts': "import type { Req } from './transport';\nexport const send = (r: Req) => r.url;\n",
+      }),
+    ).toEqual(['src/send.ts', 'src/transport.ts']);
+  });
+
+  it('let a shared piece in its own module through', () => {
+    expect(
+      inCycles({
+        'src/request.ts': 'export interface Req { url: string }\n',
+        'src/transport.ts': "import { send } from './send';\nexport const go = send;\n",
+        'src/send.ts': "import type { Req } from './request';\nexport const send = (r: Req) => r.url;\n",
+      }),
+    ).toEqual([]);
+  });
+});

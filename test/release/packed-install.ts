@@ -3,17 +3,16 @@
 // (manifests, imports, bins on three Node lines) and the contract gate's own tests (its drift runs
 // start the installed gate). Tests read where with `inject('packed')`.
 //
-// All tarballs go into one install, and every @hosting-api/* dependency among them is overridden to
-// its tarball, so none comes from the registry. pnpm installs from the store the workspace install
-// filled (third-party packages are not downloaded again; their metadata is asked of the registry):
-// its isolated layout gives each package only what it declares, so a dependency a package forgot is
-// not found in a sibling's copy, and strict peers fail as npm's ERESOLVE does.
+// The install is the documented `pnpm install:packed` (install-packed.mjs): all tarballs in one
+// install, every @hosting-api/* dependency among them overridden to its tarball. pnpm's isolated
+// layout gives each package only what it declares, so a dependency a package forgot is not found in
+// a sibling's copy, and strict peers fail as npm's ERESOLVE does.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { packPublished, publishedPackages } from './pack.mjs';
+import { installPacked } from './install-packed.mjs';
 
 export type Packed =
   | {
@@ -31,7 +30,6 @@ declare module 'vitest' {
   }
 }
 
-const root = join(import.meta.dirname, '../..');
 const INSTALL_TIMEOUT = 300_000;
 
 /** Runs a command to its end: its exit status, and stdout and stderr together. */
@@ -59,28 +57,8 @@ export default function setup(project: TestProject) {
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-packed-'));
   const scratch = join(work, 'scratch');
   mkdirSync(scratch);
-  if (!relative(root, scratch).startsWith('..')) throw new Error(`scratch project ${scratch} is inside the workspace`);
-  const published = publishedPackages();
-  const versions = Object.fromEntries(
-    published.map((p) => [p.name, JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8')).version]),
-  );
-  let t = Date.now();
-  const files = packPublished(join(work, 'tarballs'), published);
-  const pack = Date.now() - t;
-  const tarballOf = Object.fromEntries(
-    published.map((p) => {
-      const file = files.find((f) => f.endsWith(`${p.name.slice(1).replace('/', '-')}-${versions[p.name]}.tgz`));
-      if (!file) throw new Error(`pnpm pack wrote no tarball for ${p.name}`);
-      return [p.name, `file:${file}`];
-    }),
-  );
-  const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const manifest = { name: 'scratch', private: true, version: '0.0.0', packageManager, dependencies: tarballOf };
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ ...manifest, pnpm: { overrides: tarballOf } }));
-  t = Date.now();
-  const args = ['install', '--prefer-offline', '--ignore-scripts', '--config.strict-peer-dependencies=true'];
-  const r = run('pnpm', args, scratch, INSTALL_TIMEOUT);
-  const install = Date.now() - t;
+  // The documented `pnpm install:packed <folder>`, with the tarballs beside the scratch project.
+  const r = installPacked(scratch, { tarballDir: join(work, 'tarballs'), timeout: INSTALL_TIMEOUT });
   if (r.status !== 0) {
     // Only a registry npm cannot reach skips the tests of the installed packages; any other failure is theirs.
     const problem = registryProblem();
@@ -89,7 +67,7 @@ export default function setup(project: TestProject) {
     project.provide('packed', { problem });
     return;
   }
-  console.log(`packed install: pnpm pack ${pack} ms, pnpm install ${install} ms, in ${scratch}`);
+  console.log(`packed install: pnpm pack ${r.timings.pack} ms, pnpm install ${r.timings.install} ms, in ${scratch}`);
   // (The scratch project is in the run's own TMPDIR, which ../../vitest.tmpdir.ts removes at the end.)
-  project.provide('packed', { scratch, versions, tarballs: tarballOf, timings: { pack, install } });
+  project.provide('packed', { scratch, versions: r.versions, tarballs: r.tarballs, timings: r.timings });
 }

@@ -3,7 +3,8 @@
 // and secret. Those four stay in this tab's session storage and go only to the addresses typed:
 // the client ID and secret to {auth_url}/auth/token, the token it answers to the base URL. A
 // destructive request (a DELETE, or an operation the spec marks x-destructive) is sent only after
-// the reader confirms it. When `pnpm docs:serve` serves the page, it says where its sandbox is.
+// the reader confirms it. When `pnpm docs:serve` serves the page, it says where its sandbox is and
+// fills the empty fields with it.
 (() => {
   const section = document.querySelector('section.try-it');
   if (!section) return;
@@ -33,6 +34,15 @@
     if (!/^https?:\/\/[^/]/.test(value)) throw new Error(`Type the ${label}, an http:// or https:// address.`);
     return value;
   };
+  /** The base URL, which ends in /v1: every path of the API is under it. */
+  const baseUrl = () => {
+    const value = address('base', 'base URL');
+    if (!/\/v1$/.test(new URL(value).pathname))
+      throw new Error(
+        `The base URL ends in /v1 (${value}/v1, if that is the server): every path of the API is under it.`,
+      );
+    return value;
+  };
   /** base + path, refusing a path that would leave base (`//elsewhere`, `@host`, `../`). */
   const within = (base, path) => {
     const url = new URL(base + path);
@@ -51,8 +61,12 @@
       body: new URLSearchParams({ grant_type: 'client_credentials', ...clientCredentials() }),
     });
     const answer = await res.json().catch(() => ({}));
-    if (!res.ok || !answer?.data?.access_token)
-      throw new Error(`${auth}/auth/token answered ${res.status}: ${answer?.message ?? 'no access token'}`);
+    if (!res.ok || !answer?.data?.access_token) {
+      // The envelope's errors say why (e.g. "Invalid client credentials."); its message is generic.
+      const errors = Array.isArray(answer?.errors) ? answer.errors.filter((e) => typeof e === 'string') : [];
+      const why = [answer?.message ?? 'no access token', ...errors].join(' ');
+      throw new Error(`${auth}/auth/token answered ${res.status}: ${why}`);
+    }
     return answer.data.access_token;
   };
   form.addEventListener('submit', async (event) => {
@@ -61,7 +75,7 @@
       if (request.method === 'GET' && request.body)
         throw new Error(`${request.operationId} sends a body with GET, which browsers cannot send: try it with curl.`);
       const auth = request.requiresToken || request.root === 'auth' ? address('auth', 'auth URL') : null;
-      const base = request.root === 'auth' ? auth : address('base', 'base URL');
+      const base = request.root === 'auth' ? auth : baseUrl();
       const url = within(base, form.elements.path.value.trim());
       let body;
       const headers = {};
@@ -105,14 +119,23 @@
       show(reason);
     }
   });
-  // Served by docs:serve: say where its sandbox is and what its test client is.
+  // Served by docs:serve: say where its sandbox is and what its test client is, and fill the fields
+  // the reader has left empty with them.
   if (!location.protocol.startsWith('http')) return;
   fetch('/__docs/sandbox.json')
     .then((res) => (res.ok ? res.json() : null))
     .then((sandbox) => {
       if (!sandbox) return;
       const note = section.querySelector('.try-it-sandbox');
-      note.textContent = `docs:serve started a sandbox beside this portal: base URL ${sandbox.url}, auth URL ${sandbox.authUrl}, client ID ${sandbox.clientId}, client secret ${sandbox.clientSecret}.`;
+      const values = {
+        base: sandbox.url,
+        auth: sandbox.authUrl,
+        clientId: sandbox.clientId,
+        clientSecret: sandbox.clientSecret,
+      };
+      for (const [name, value] of Object.entries(values))
+        if (!form.elements[name].value) form.elements[name].value = value;
+      note.textContent = `docs:serve started a sandbox beside this portal: base URL ${sandbox.url}, auth URL ${sandbox.authUrl}, client ID ${sandbox.clientId}, client secret ${sandbox.clientSecret}. Empty fields below are filled with them.`;
       note.hidden = false;
     })
     .catch(() => {});

@@ -3,8 +3,10 @@
 // one header, the guides saying what the spec says (message texts, state values), diagrams drawn
 // at build time.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
+import { OUTCOMES } from '@hosting-api/sandbox';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs script without types
 import { readGuides, stateDiagram } from '../../../generators/guides/guides.mjs';
@@ -77,6 +79,40 @@ describe('the guides', () => {
     );
     expect(values.length).toBeGreaterThan(8);
     for (const value of values) expect(text('states'), value).toContain(`\`${value}\``);
+  });
+
+  it("has the sandbox guide's Testing failure paths: every outcome the sandbox offers, every fault kind", () => {
+    const guide = guides.find((g) => g.slug === 'sandbox')!.markdown;
+    const section = guide.slice(guide.indexOf('## Testing failure paths'));
+    expect(section.startsWith('## Testing failure paths')).toBe(true);
+    const body = section.slice(0, section.indexOf('\n## ', 3));
+    for (const name of [...OUTCOMES, 'delay', 'timeout', 'drop', 'status', 'createWebhookReceiver'])
+      expect(body, name).toContain(`\`${name}\``);
+  });
+
+  it("documents the client's webhook receiver in the webhooks guide and the client's README, with what it throws", () => {
+    const guide = guides.find((g) => g.slug === 'webhooks')!.markdown;
+    const readme = readFileSync(join(import.meta.dirname, '../../client/README.md'), 'utf8');
+    for (const doc of [guide, readme])
+      for (const word of ['createWebhookReceiver', 'repeat: true', 'WebhookDeliveryError', 'x-hosting-delivery'])
+        expect(doc, word).toContain(word);
+  });
+
+  it('explains in the README\'s "What you may see" both boxed notices that Redocly CLI prints', () => {
+    // The notices' first lines, as the installed Redocly CLI spells them (a new wording fails here).
+    const cli = dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json'));
+    const chunks = readdirSync(join(cli, 'lib'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(cli, 'lib', f), 'utf8'));
+    const notices = ['build-docs now renders docs with Redoc 3.', 'Node.js 20 support is ending'];
+    for (const notice of notices)
+      expect(
+        chunks.some((c) => c.includes(notice)),
+        notice,
+      ).toBe(true);
+    const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8');
+    const maysee = readme.slice(readme.indexOf('What you may see'), readme.indexOf('## What is here'));
+    for (const notice of notices) expect(maysee, notice).toContain(notice);
   });
 
   it('draws the state diagrams at build time, as SVG with a text alternative', () => {

@@ -280,6 +280,8 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
       ['per_page', 'Pagination (Guide)'],
       ['per_page', 'List sites (GET /sites) (Operation)'],
       ['webhok', 'Events and webhooks (Guide)'],
+      ['createWebhookReceiver', 'Events and webhooks (Guide)'],
+      ['git_deploy_duplicate_delivery', 'Using the sandbox (Guide)'],
     ];
     const missing: string[] = [];
     for (const [query, title] of wanted) {
@@ -299,7 +301,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     await expect(page.locator('#site-search-results').textContent()).resolves.toBe('No page matches.');
   });
 
-  it('takes a reader from an operation of the reference to its Try it, which answers 200 with the credentials typed in', async () => {
+  it('takes a reader from an operation of the reference to its Try it, filled with the sandbox docs:serve started, which answers 200', async () => {
     await page.setViewportSize({ width: 390, height: 844 }); // on a phone
     await page.goto(at('index.html#/notes/createsitenote'));
     const link = page.locator('a[href="operations/createSiteNote.html"]').first();
@@ -308,10 +310,12 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     await link.click();
     await page.waitForURL(/operations\/createSiteNote\.html$/);
     const authUrl = new URL(sandbox).origin;
-    await page.fill('#try-base', sandbox);
-    await page.fill('#try-auth', authUrl);
-    await page.fill('#try-client-id', 'sandbox-client');
-    await page.fill('#try-client-secret', 'sandbox-secret');
+    // The four values docs:serve printed, in the fields, with nothing typed.
+    const fields = ['#try-base', '#try-auth', '#try-client-id', '#try-client-secret'];
+    await expect
+      .poll(() => Promise.all(fields.map((f) => page.inputValue(f))))
+      .toEqual([sandbox, authUrl, 'sandbox-client', 'sandbox-secret']);
+    await page.fill('#try-client-secret', 'sandbox-secret'); // typed: the tab keeps all four (next test)
     await page.click('section.try-it button[type=submit]');
     await expect
       .poll(() => page.locator('.try-it-result').textContent(), { timeout: 10_000 })
@@ -347,6 +351,29 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
       /^DELETE http:\/\/127\.0\.0\.1:\d+\/v1\/sites\/123456\/notes\/\d+\n\nThis changes or deletes data/,
     );
     expect(toSandbox).toEqual([]); // not even a token was asked for
+  });
+
+  it('refuses a base URL without /v1 before sending, and shows why the auth URL refused a token', async () => {
+    toSandbox.length = 0;
+    await page.goto(at('operations/getSite.html'));
+    const authUrl = new URL(sandbox).origin;
+    const result = () => page.locator('.try-it-result').textContent();
+    await page.fill('#try-base', authUrl);
+    await page.click('section.try-it button[type=submit]');
+    await expect
+      .poll(result)
+      .toMatch(/^The base URL ends in \/v1 \(http:\/\/127\.0\.0\.1:\d+\/v1, if that is the server\)/);
+    expect(toSandbox).toEqual([]);
+    await page.fill('#try-base', sandbox);
+    await page.fill('#try-client-secret', 'not-the-secret');
+    await page.click('section.try-it button[type=submit]');
+    // The envelope's errors entry, not only its generic message.
+    await expect
+      .poll(result)
+      .toBe(
+        `${authUrl}/auth/token answered 400: There was a problem processing your request. Invalid client credentials.`,
+      );
+    await page.fill('#try-client-secret', 'sandbox-secret');
   });
 
   it('fits a 390 px wide screen without scrolling sideways: the reference, a guide, an operation page, the changelog', async () => {

@@ -1,7 +1,7 @@
 // Browsers (and any platform without node:http): fetch forbids a body on GET, so the two
 // operations the API documents as GET with a body fail here, naming the operation and the way out.
 // Selected by the package's `#get-with-body` import for the `browser` and default conditions.
-import type { TransportRequest } from './transport';
+import type { TransportRequest } from './transport-request';
 
 export function sendWithBodyOnGet(req: TransportRequest): Promise<Response> {
   const name = req.operationId ? `${req.operationId} (GET ${new URL(req.url).pathname})` : `GET ${req.url}`;

@@ -2,7 +2,7 @@
 // Selected by the package's `#get-with-body` import for the `node` condition.
 import http from 'node:http';
 import https from 'node:https';
-import type { TransportRequest } from './transport';
+import type { TransportRequest } from './transport-request';
 
 export async function sendWithBodyOnGet(req: TransportRequest): Promise<Response> {
   const url = new URL(req.url);

@@ -4,18 +4,9 @@
 // resolves per platform, so no browser build reaches node:http). A `fetch` the caller passed gets
 // every request, these included.
 import { sendWithBodyOnGet } from '#get-with-body';
+import type { TransportRequest } from './transport-request';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
-
-export interface TransportRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | URLSearchParams;
-  signal: AbortSignal | undefined;
-  /** The operation, for errors that must name it. */
-  operationId?: string;
-}
 
 /** Not `async`, to spare a promise per call: the caller awaits it inside a `try`, so a `fetch` that throws synchronously is caught there. */
 export function send(req: TransportRequest, fetchImpl: FetchLike, customFetch = false): Promise<Response> {
