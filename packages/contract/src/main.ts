@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { resolveTarget } from '@hosting-api/openapi/target';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { createApi } from './api';
 import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli';
 import { cappedFetch } from './http-cap';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report';
@@ -322,29 +323,19 @@ async function preflight(env: NodeJS.ProcessEnv) {
 async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(specFile((message: string) => die(2, message)));
-  const base = `${env.CONTRACT_BASE_URL}/`;
   const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
   let token: string | undefined;
-  const api = async (method: string, path: string, body?: unknown) => {
-    token ??= await obtainToken(env.CONTRACT_AUTH_URL as string, model.issueTokenOperation!, {
-      client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET } as Record<
-        string,
-        string
-      >,
-    });
-    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await cappedFetch(
-      new URL(path.replace(/^\//, ''), base),
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-      { deadline: timeout },
-    );
-    let json: Json;
-    try {
-      json = JSON.parse(res.body);
-    } catch {}
-    return { ...res, json };
-  };
+  const api = createApi({
+    baseUrl: env.CONTRACT_BASE_URL as string,
+    token: async () =>
+      (token ??= await obtainToken(env.CONTRACT_AUTH_URL as string, model.issueTokenOperation!, {
+        client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET } as Record<
+          string,
+          string
+        >,
+      })),
+    timeout,
+  });
   const control = env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
   const advance = control
     ? () =>

@@ -73,7 +73,8 @@ if (!tokenOp) usage('the spec has no token operation with the client-credentials
 
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
-import { createChecker, exercisedResponse, READ_VERBS } from './spec-check';
+import { READ_VERBS } from './safety';
+import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
 
 /** A workflow of the Arazzo files and what it needs of the target. */
