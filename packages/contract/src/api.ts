@@ -17,20 +17,27 @@ export function createApi({
   baseUrl,
   token,
   timeout,
+  observe,
 }: {
   baseUrl: string | URL;
   token: () => string | undefined | Promise<string | undefined>;
   timeout: number;
+  /** Sees every answer (ledger.ts createObserver: what the run created and deleted). */
+  observe?:
+    | ((method: string, path: string, status: number, sent: string | undefined, answer: string) => void)
+    | undefined;
 }): Api {
   const base = new URL(String(baseUrl).endsWith('/') ? String(baseUrl) : `${baseUrl}/`);
   return async (method, path, body, accept = 'application/json') => {
     const headers: Record<string, string> = { Accept: accept, Authorization: `Bearer ${await token()}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const sent = body === undefined ? undefined : JSON.stringify(body);
     const res = await cappedFetch(
       new URL(path.replace(/^\//, ''), base),
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      { method, headers, body: sent },
       { deadline: timeout },
     );
+    observe?.(method, path, res.statusCode, sent, res.body);
     let json: Json;
     try {
       json = JSON.parse(res.body);

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { Results } from './fuzz-results';
 import { bodyMutations, breaking, valid } from './generate';
+import { cannotPutBack } from './ledger';
 import { changesEveryItem } from './live-plan';
 import { isRead } from './safety';
 import type { Failure, Json, Operation, Req, RequestParts, Res } from './types';
@@ -78,6 +79,9 @@ export function createFuzzChecks({
     const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
     const lacking = names.filter((n) => n !== last && writeParams && writeParams[n] === undefined);
     if (lacking.length) return { ok: false, reason: `no ${lacking.join(', ')} the run created to write to` };
+    // A write of the account that nothing undoes (ledger.ts) is not sent.
+    const why = names.length ? undefined : cannotPutBack(op);
+    if (why) return { ok: false, reason: `not sent to what existed before the run: ${why}` };
     const isCreate = op.method === 'post' && [...byPath.keys()].some((k) => k.startsWith(`get ${op.path}/{`));
     if (isCreate || !last) return { ok: true };
     const ids = created.get(last) ?? (writeParams?.[last] !== undefined ? [writeParams[last]] : undefined);

@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
+import { createApi } from './api';
 import { checkOfProblem, checksFromEnv } from './checks';
 import { STATEMENT_CHECKS, statementCoverage } from './checks/index';
 import {
@@ -22,6 +23,7 @@ import {
 import { createFuzzChecks } from './fuzz-checks';
 import { createResults } from './fuzz-results';
 import { cappedFetch } from './http-cap';
+import { createObserver, openLedger, rememberSetting } from './ledger';
 import { isRead } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type {
@@ -167,12 +169,23 @@ async function send(req: Req): Promise<Res> {
     { method: req.method, headers: req.headers, body: req.body },
     { deadline: REQUEST_TIMEOUT_MS },
   );
+  if (live) observe(req.method, new URL(req.url).pathname.slice(basePath.length), res.statusCode, req.body, res.body);
   let json: Json;
   try {
     json = JSON.parse(res.body);
   } catch {}
   return { status: res.statusCode, headers: res.headers, text: res.body, json, ms: Math.round(performance.now() - t0) };
 }
+
+// Live runs: the ledger (ledger.ts) records what every answer says the run created or deleted, and
+// a setting that exists once (the account's defaults, an add-on's quantity) is put back after the
+// operation's checks.
+const ledger = openLedger();
+const observer = createObserver(model.operations, ledger);
+const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
+const observe = (method: string, path: string, status: number, sent: string | undefined, answer: string) =>
+  observer(method, path, status, sent, answer, 'fuzz');
+const api = createApi({ baseUrl, token: () => token, timeout: REQUEST_TIMEOUT_MS, observe });
 
 /** The documented responses ("<operationId> <status>") this phase got and checked, for the coverage. */
 const exercised = new Set<string>();
@@ -296,6 +309,17 @@ async function statementCheck(check: StatementCheck, op: Operation) {
 }
 
 for (const op of sorted) {
+  const putBack = live && allowWrites ? await rememberSetting(op, api, ledger, 'fuzz') : undefined;
+  await fuzzOperation(op);
+  const problem = await putBack?.();
+  if (problem)
+    record('state_unchanged', op, `state_unchanged ${op.operationId} (put back)`, 'fail', {
+      failures: [{ check: 'state_unchanged', message: problem }],
+      errors: [problem],
+    });
+}
+/** Every check of one operation. */
+async function fuzzOperation(op: Operation) {
   await reset();
   // A write's statement checks first: its stated effect is read on the state the run prepared,
   // before generated input changes it (a repository connected with a generated URL).

@@ -4,6 +4,7 @@
 import { createApi } from './api';
 import type { Transaction } from './hooks-types';
 import { cappedFetch } from './http-cap';
+import { createObserver, openLedger } from './ledger';
 import { createPlan } from './live-plan';
 import type { ExampleResult, Operation, SpecModel } from './types';
 
@@ -34,8 +35,14 @@ export function createHooksPlan({
   allowWrites: boolean;
   lookup: (t: Transaction) => { model: Operation } | undefined;
 }) {
+  // The ledger (CONTRACT_LEDGER, shared with the other phases): what every answer says the run made or deleted.
+  const ledger = openLedger();
+  const observer = createObserver(model.operations, ledger);
+  /** Records one answer of a transaction or of the plan's own requests in the ledger. */
+  const observe = (method: string, path: string, status: number, sent: string | undefined, answer: string) =>
+    observer(method, path, status, sent, answer, 'examples');
   /** A request of the plan's: the run's token, JSON both ways; answers {statusCode, json, body}. */
-  const planApi = createApi({ baseUrl, token, timeout });
+  const planApi = createApi({ baseUrl, token, timeout, observe });
   /** With CONTRACT_CONTROL_URL, a state wait moves the target's clock on (POST /__sandbox/clock). */
   function controlAdvance() {
     if (!env.CONTRACT_CONTROL_URL) return undefined;
@@ -57,6 +64,7 @@ export function createHooksPlan({
     writes: ALLOW_WRITES,
     run: Date.now().toString(36),
     advance: controlAdvance(),
+    ledger,
   });
   const results: ExampleResult[] = [];
 
@@ -79,11 +87,11 @@ export function createHooksPlan({
   }
 
   async function finish() {
-    const problems = ALLOW_WRITES ? await plan.cleanup() : [];
+    const problems = ALLOW_WRITES ? await plan.cleanup('examples') : [];
     if (ALLOW_WRITES)
       results.push({
         key: 'clean-up',
-        name: 'live plan: delete what the run created',
+        name: 'live plan: delete what the run created (the ledger)',
         ...resultOf(problems, 'state_unchanged'),
       });
     const { count, ms, budgetMs, timedOut } = plan.waits;
@@ -92,5 +100,17 @@ export function createHooksPlan({
     );
   }
 
-  return { plan, start, finish, results };
+  /** After a write's transaction: a setting it changed is put back; one that is not fails the run. */
+  async function after(o: Operation, real: { statusCode: number; body: string }) {
+    const problem = await plan.after(o, real);
+    if (problem)
+      results.push({
+        key: `${o.operationId} put back`,
+        name: `live plan: put back what ${o.operationId} changed`,
+        operationId: o.operationId,
+        ...resultOf([problem], 'state_unchanged'),
+      });
+  }
+
+  return { plan, start, finish, after, observe, results };
 }

@@ -614,14 +614,18 @@ async function afterEachAsync(transaction: Transaction) {
     empty: empty || undefined,
     probed: PROBES && c.status === '401' ? true : undefined,
   });
-  // The plan remembers what a create made and puts back a setting that exists once.
-  if (c.planned && ALLOW_WRITES && c.status.startsWith('2') && transaction.real && info) {
-    let sent: Json;
-    try {
-      sent = JSON.parse(transaction.request.body);
-    } catch {}
-    await plan!.after(info.model, transaction.real, sent);
-  }
+  // The ledger records what the answer says the run created or deleted; the plan puts back a
+  // setting that exists once.
+  if (planHooks && transaction.real && !TOKEN_OPERATIONS.has(c.operationId ?? ''))
+    planHooks.observe(
+      transaction.request.method,
+      transaction.request.uri,
+      transaction.real.statusCode,
+      transaction.request.body,
+      transaction.real.body,
+    );
+  if (c.planned && ALLOW_WRITES && c.status.startsWith('2') && transaction.real && info)
+    await planHooks!.after(info.model, transaction.real);
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
 }

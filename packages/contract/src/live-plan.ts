@@ -16,7 +16,7 @@
 // The parts: live-lists.ts (ids from the lists), plan-setup.ts (what the run creates first),
 // ledger.ts (what it made and changed, undone), snapshot.ts (the state diff), waits.ts (state waits).
 import type { Api } from './api';
-import { createLedger } from './ledger';
+import { cannotPutBack, cleanUp, type Ledger, rememberSetting } from './ledger';
 import { createLister, fill, itemsOf, type Params, paramNames } from './live-lists';
 import { createSetup, example } from './plan-setup';
 import { isRead } from './safety';
@@ -51,9 +51,12 @@ function createPlan({
   run,
   budgetMs = Number(process.env.CONTRACT_WAIT_BUDGET) || 180_000,
   advance,
+  ledger,
 }: {
   model: SpecModel;
+  /** Requests with the run's token; its answers go through the ledger's observer (what the run created, deleted). */
   api: Api;
+  ledger: Ledger;
   writes: boolean;
   run: string;
   budgetMs?: number;
@@ -66,9 +69,8 @@ function createPlan({
   const own = new Map<string, Json>(); // operationId → site id of its own
   const fixtures: Params = {}; // param → id of a run-created resource (writes)
   const notes: string[] = []; // what the plan could not set up, and why
-  const { snapshot, diff, snapshotLists, beforeAlerts } = createSnapshot(ops, api, lister);
-  const ledger = createLedger({ ops, api, lister, waits, fixtures, snapshotLists });
-  const { created } = ledger;
+  const { snapshot, diff, beforeAlerts } = createSnapshot(ops, api, lister);
+  const created = { sites: [] as Json[] };
   const setup = createSetup({ ops, api, run, lister, waits, created, fixtures, own, notes });
 
   // ---- per transaction ------------------------------------------------------------------------------
@@ -124,6 +126,9 @@ function createPlan({
         };
       return { params: {} };
     }
+    // The batch writes' bodies name the run's site only (bodyFor); other writes that nothing undoes are not sent.
+    const why = /^batch/.test(o.operationId) ? undefined : cannotPutBack(o);
+    if (why) return { skip: `live: not sent to what existed before the run: ${why}` };
     const params = { ...fixtures };
     if (own.has(o.operationId)) params.site_id = own.get(o.operationId);
     if (paramNames(o.path).includes('alert_id')) {
@@ -182,6 +187,38 @@ function createPlan({
     }
   }
 
+  /**
+   * Before a write's transaction: the list a create may answer `data: null` for (queued work), and
+   * the setting it changes (ledger.ts rememberSetting). After it: a queued create is waited for
+   * until it shows in its list, and the setting is put back; answers a problem if it could not be.
+   */
+  const queued: Record<string, { path: string; keys: Set<string> }> = {};
+  const putBacks: Record<string, () => Promise<string | undefined>> = {};
+  const keyOf = (i: Json) => JSON.stringify(i?.id ?? i?.slug ?? i?.name ?? i);
+  async function before(o: Operation, params: Params = {}) {
+    if (o.method === 'post' && getPaths.has(o.path) && !isRead(o)) {
+      const path = fill(o.path, { ...fixtures, ...params });
+      queued[o.operationId] = { path, keys: new Set(itemsOf((await api('GET', path)).json).map(keyOf)) };
+    }
+    const putBack = await rememberSetting(o, api, ledger, 'examples');
+    if (putBack) putBacks[o.operationId] = putBack;
+  }
+  async function after(o: Operation, real: { statusCode: number; body: string }) {
+    let json: Json;
+    try {
+      json = JSON.parse(real.body);
+    } catch {}
+    const pending = queued[o.operationId];
+    delete queued[o.operationId];
+    if (pending && real.statusCode < 300 && json && json.data === null)
+      await waits.waitFor(`the queued ${o.operationId} to show in ${pending.path}`, async () =>
+        itemsOf((await api('GET', pending.path)).json).some((i) => !pending.keys.has(keyOf(i))),
+      );
+    const putBack = putBacks[o.operationId];
+    delete putBacks[o.operationId];
+    return putBack?.();
+  }
+
   /** Sorts Dredd's transactions in place: creates, reads, other writes, deletes (children first). */
   function order<T>(transactions: T[], opOf: (t: T) => Operation | undefined) {
     const rank = (t: T): [number, number] => {
@@ -230,10 +267,11 @@ function createPlan({
     prepare: setup.prepare,
     resolve,
     resolveRefusal,
-    before: ledger.before,
-    after: ledger.after,
+    before,
+    after,
     order,
-    cleanup: ledger.cleanup,
+    /** Deletes what the ledger says the run created and did not delete (ledger.ts cleanUp). */
+    cleanup: (scope?: string) => cleanUp(ledger, api, waits.waitFor, scope),
     snapshot,
     diff,
     existingParams,

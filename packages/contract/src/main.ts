@@ -13,6 +13,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createApi } from './api';
 import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli';
 import { cappedFetch } from './http-cap';
+import { createObserver, type Entry, ledgerReport, openLedger } from './ledger';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report';
 
 const require = createRequire(import.meta.url);
@@ -324,6 +325,10 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(specFile((message: string) => die(2, message)));
   const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
+  // The ledger every phase appends to (ledger.ts): what the run created, deleted, changed and put back.
+  const ledger = openLedger(env.CONTRACT_LEDGER);
+  const observe = createObserver(model.operations, ledger);
+  let stage = 'set-up';
   let token: string | undefined;
   const api = createApi({
     baseUrl: env.CONTRACT_BASE_URL as string,
@@ -335,6 +340,7 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
         >,
       })),
     timeout,
+    observe: (method, path, status, sent, answer) => observe(method, path, status, sent, answer, stage),
   });
   const control = env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
   const advance = control
@@ -351,6 +357,7 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
     writes: env.CONTRACT_ALLOW_WRITES === '1',
     run: `f${Date.now().toString(36)}`,
     advance,
+    ledger,
   });
   const t0 = Date.now();
   const before = await plan.snapshot();
@@ -369,10 +376,11 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
   }
   const took = [(Date.now() - t0) / 1000];
   return {
-    async finish(): Promise<ReportCase & { stateDiff: { compared: number; changed: string[]; paths: string[] } }> {
+    async finish(): Promise<ReportCase[]> {
       const t1 = Date.now();
       token = undefined; // a phase may have revoked tokens of the client
-      // What the phases created and left (new items in the lists read before the run) is deleted.
+      stage = 'clean-up';
+      // What the ledger says the run created and did not delete is deleted; nothing else.
       const left = env.CONTRACT_ALLOW_WRITES === '1' ? await plan.cleanup() : [];
       if (plan.waits.count)
         console.log(
@@ -386,18 +394,72 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
         `\nState diff: ${compared} resources that existed before the run read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
       );
       for (const c of changes.slice(0, 30)) console.log(`  CHANGED ${c}`);
-      return {
-        phase: 'state',
-        name: `state diff: ${compared} pre-existing resources unchanged`,
-        check: 'state_unchanged',
-        outcome: changes.length ? 'fail' : 'pass',
-        expected: `${compared} resources as before the run`,
-        actual: changes.length ? `${changes.length} changed` : 'unchanged',
-        failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
-        stateDiff: { compared, changed: changes, paths: Object.keys(before) },
-      };
+      return [
+        {
+          phase: 'state',
+          name: `state diff: ${compared} pre-existing resources unchanged`,
+          check: 'state_unchanged',
+          outcome: changes.length ? 'fail' : 'pass',
+          expected: `${compared} resources as before the run`,
+          actual: changes.length ? `${changes.length} changed` : 'unchanged',
+          failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+        },
+        ...ledgerCases(ledger.entries()),
+      ];
     },
   };
+}
+
+/**
+ * The ledger as report cases (console, JUnit, JSON): one per resource the run created (passed when
+ * it was deleted) and one per setting it changed (passed when it was put back), and a summary line.
+ */
+function ledgerCases(entries: Entry[]): ReportCase[] {
+  const report = ledgerReport(entries);
+  console.log(
+    `\nLedger: created ${report.created.length}, deleted ${report.deleted.length}, changed ${report.changed.length}, put back ${report.restored.length}${report.notRestored.length ? `, NOT put back ${report.notRestored.length}` : ''}.`,
+  );
+  for (const [what, lines] of Object.entries(report)) for (const l of lines) console.log(`  ${what} ${l}`);
+  const deleted = new Set(entries.filter((e) => e.kind === 'deleted').map((e) => e.path));
+  const created = [...new Map(entries.filter((e) => e.kind === 'created').map((e) => [e.path, e])).values()];
+  const cases: ReportCase[] = created.map((e) => ({
+    phase: 'state',
+    name: `clean-up: ${e.path} (created by ${e.by})`,
+    check: 'state_unchanged',
+    outcome: deleted.has(e.path) ? 'pass' : 'fail',
+    expected: 'deleted',
+    actual: deleted.has(e.path) ? 'deleted' : 'still there',
+    failures: deleted.has(e.path)
+      ? undefined
+      : [{ check: 'state_unchanged', message: `${e.path}, created by ${e.by}, was not deleted` }],
+  }));
+  for (const e of entries.filter((x) => x.kind === 'changed')) {
+    const end = entries.find(
+      (x) =>
+        (x.kind === 'restored' || x.kind === 'not restored') &&
+        x.path === e.path &&
+        x.by === e.by &&
+        entries.indexOf(x) > entries.indexOf(e),
+    );
+    const ok = end?.kind === 'restored';
+    cases.push({
+      phase: 'state',
+      name: `put back: ${e.path} (changed by ${e.by})`,
+      check: 'state_unchanged',
+      outcome: ok ? 'pass' : 'fail',
+      expected: JSON.stringify(e.was)?.slice(0, 200),
+      actual: ok ? 'put back' : (end?.why ?? 'not put back'),
+      failures: ok
+        ? undefined
+        : [
+            {
+              check: 'state_unchanged',
+              message: `${e.path}, changed by ${e.by}, was not put back: ${end?.why ?? 'the phase ended first'}`,
+            },
+          ],
+    });
+  }
+  return cases;
 }
 
 /** The live run's coverage floor (percent of documented responses) unless --min-coverage says otherwise. */
@@ -471,6 +533,8 @@ async function run(phases: string[], options: RunOptions) {
   if (target === 'live') await preflight(env);
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
+  // The run's ledger (ledger.ts): every phase appends what it created, deleted, changed and put back.
+  env.CONTRACT_LEDGER = join(work, 'ledger.jsonl');
   const cases: ReportCase[] = [];
   const state =
     target === 'live' &&
@@ -548,19 +612,19 @@ async function run(phases: string[], options: RunOptions) {
     if (responses?.documented) documented = responses.documented;
     worst = Math.max(worst, code === 0 ? 0 : 1);
   }
-  rmSync(work, { recursive: true, force: true });
   if (state)
     cases.push(
-      await state.finish().catch(
-        (error: Error): ReportCase => ({
+      ...(await state.finish().catch((error: Error): ReportCase[] => [
+        {
           phase: 'state',
           name: 'state diff',
           check: 'state_unchanged',
           outcome: 'fail',
           failures: [{ check: 'state_unchanged', message: `could not read the state after the run: ${error.message}` }],
-        }),
-      ),
+        },
+      ])),
     );
+  rmSync(work, { recursive: true, force: true });
   const reported = cases.some((c) => c.phase === 'state') ? [...phases, 'state'] : phases;
   if (ofRun && documented) {
     coverage.responses = responseCoverage(documented, exercisedBy);

@@ -73,6 +73,7 @@ if (!tokenOp) usage('the spec has no token operation with the client-credentials
 
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
+import { createObserver, openLedger } from './ledger';
 import { READ_VERBS } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
@@ -314,6 +315,11 @@ const hasControl = target === 'sandbox' || Boolean(process.env.CONTRACT_CONTROL_
 // as the Dredd hooks check a transaction.
 const schemaProblems: string[] = [];
 let checkedResponses = 0;
+// Live runs: the ledger (ledger.ts) records what every answer says the run created or deleted.
+const ledger = openLedger();
+const observer = createObserver(model.operations, ledger);
+const observe = (method: string, path: string, status: number, sent: string | undefined, answer: string) =>
+  observer(method, path, status, sent, answer, 'workflows');
 const exercised = new Set(); // "<operationId> <status>" answered and checked without a problem, for the coverage
 const recorder = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -352,6 +358,14 @@ const recorder = http.createServer((req, res) => {
         out[k] = v;
     res.writeHead(answer.statusCode, out).end(bytes);
     const pathname = path.split('?')[0]!;
+    if (target === 'live')
+      observe(
+        req.method!,
+        pathname,
+        answer.statusCode,
+        chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined,
+        bytes.toString('utf8'),
+      );
     const info = checker.findOperation(req.method!, pathname);
     if (!info) return void schemaProblems.push(`${req.method} ${pathname}: no such operation in the spec`);
     checkedResponses += 1;
@@ -449,6 +463,7 @@ if (target === 'live') {
           },
           { deadline: REQUEST_TIMEOUT_MS },
         );
+        observe('POST', '/sites', r.statusCode, undefined, r.body);
         const id = JSON.parse(r.body)?.data?.id;
         if (id != null) ids.push(id);
       } catch {}
@@ -563,7 +578,8 @@ for (const id of scratchSites) {
     if (r.statusCode !== 200 || !/ing"/.test(/"state":"[a-z_]*"/.exec(r.body)?.[0] ?? '')) break;
     await new Promise((ok) => setTimeout(ok, delay));
   }
-  await call('DELETE');
+  const gone = await call('DELETE');
+  observe('DELETE', `/sites/${id}`, gone.statusCode, undefined, gone.body);
 }
 await stopAll();
 
