@@ -70,7 +70,7 @@ export function createHooksPlan({
 
   async function start(transactions: Transaction[]) {
     const t0 = Date.now();
-    const stateBefore = await plan.snapshot();
+    const stateBefore = (await plan.snapshot.take()).resources;
     if (ALLOW_WRITES) {
       try {
         await plan.prepare();

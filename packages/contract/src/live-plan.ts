@@ -51,6 +51,7 @@ function createPlan({
   run,
   budgetMs = Number(process.env.CONTRACT_WAIT_BUDGET) || 180_000,
   advance,
+  moveClock,
   ledger,
 }: {
   model: SpecModel;
@@ -61,6 +62,8 @@ function createPlan({
   run: string;
   budgetMs?: number;
   advance?: (() => Promise<unknown>) | undefined;
+  /** A target with control routes: moves its clock as far as a run does (the state diff's second read before the run). */
+  moveClock?: (() => Promise<unknown>) | undefined;
 }) {
   const ops = model.operations.filter((o) => !o.outsideV1);
   const lister = createLister(ops, api);
@@ -69,7 +72,8 @@ function createPlan({
   const own = new Map<string, Json>(); // operationId → site id of its own
   const fixtures: Params = {}; // param → id of a run-created resource (writes)
   const notes: string[] = []; // what the plan could not set up, and why
-  const { snapshot, diff, beforeAlerts } = createSnapshot(ops, api, lister);
+  const snapshot = createSnapshot(ops, api, lister, { moveClock });
+  const { beforeAlerts } = snapshot;
   const created = { sites: [] as Json[] };
   const setup = createSetup({ ops, api, run, lister, waits, created, fixtures, own, notes });
 
@@ -272,8 +276,8 @@ function createPlan({
     order,
     /** Deletes what the ledger says the run created and did not delete (ledger.ts cleanUp). */
     cleanup: (scope?: string) => cleanUp(ledger, api, waits.waitFor, scope),
+    /** The state diff's readings (snapshot.ts). */
     snapshot,
-    diff,
     existingParams,
     waits: waits.waits,
     notes,

@@ -343,13 +343,20 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
     observe: (method, path, status, sent, answer) => observe(method, path, status, sent, answer, stage),
   });
   const control = env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
-  const advance = control
-    ? () =>
-        cappedFetch(
-          `${control}/__sandbox/clock`,
-          { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance: '30s' }) },
-          { deadline: timeout },
-        )
+  const clock = (advance: string) =>
+    cappedFetch(
+      `${control}/__sandbox/clock`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance }) },
+      { deadline: timeout },
+    );
+  const advance = control ? () => clock('30s') : undefined;
+  // A run moves the clock by its state waits (30 s each), the workflows' steps and the expired-token
+  // probe (an hour); two days covers it, so fields that follow the clock are not the run's doing.
+  const moveClock = control
+    ? async () => {
+        await clock('2d');
+        token = undefined; // two days on, the run's token has expired
+      }
     : undefined;
   const plan = createPlan({
     model,
@@ -357,10 +364,11 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
     writes: env.CONTRACT_ALLOW_WRITES === '1',
     run: `f${Date.now().toString(36)}`,
     advance,
+    moveClock,
     ledger,
   });
   const t0 = Date.now();
-  const before = await plan.snapshot();
+  const before = await plan.snapshot.before();
   // The fuzz phase reads existing resources too (unless CONTRACT_FUZZ_PARAMS names them).
   if (!env.CONTRACT_FUZZ_PARAMS) env.CONTRACT_FUZZ_PARAMS = JSON.stringify(await plan.existingParams());
   // ... and writes only to what the run created: a site and its children, made here (deleted at the end).
@@ -375,7 +383,10 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
     console.log(`Fuzz writes go to what the run created: ${env.CONTRACT_FUZZ_WRITE_PARAMS}`);
   }
   const took = [(Date.now() - t0) / 1000];
+  /** For the JSON report: the state diff's figures and lists, and the ledger's (ledger.ts ledgerReport). */
+  const summary: Record<string, Json> = {};
   return {
+    summary,
     async finish(): Promise<ReportCase[]> {
       const t1 = Date.now();
       token = undefined; // a phase may have revoked tokens of the client
@@ -386,14 +397,39 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
         console.log(
           `\nClean-up: state waits ${plan.waits.count}, ${(plan.waits.ms / 1000).toFixed(1)} s of a budget of ${(plan.waits.budgetMs / 1000).toFixed(0)} s.`,
         );
-      const after = await plan.snapshot(before);
+      const after = await plan.snapshot.after(before);
       took.push((Date.now() - t1) / 1000);
-      const changes = [...plan.diff(before, after), ...left.map((p) => `clean-up: ${p}`)];
-      const compared = Object.keys(before).length;
+      const entries = ledger.entries();
+      const { changed, concurrent } = plan.snapshot.diff(before, after, entries);
+      const changes = [...changed, ...left.map((p) => `clean-up: ${p}`)];
+      const compared = Object.keys(before.resources).length;
+      const budget = Number(env.CONTRACT_SNAPSHOT_BUDGET) || 3000;
       console.log(
-        `\nState diff: ${compared} resources that existed before the run read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
+        `\nState diff: ${compared} resources that existed before the run (every GET the spec states no effect for, every page of every list, every item listed; ${before.requests} of a budget of ${budget} requests, CONTRACT_SNAPSHOT_BUDGET) read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
       );
+      if (before.unread.length)
+        console.log(
+          `  not read (${before.unread.length}): ${before.unread.slice(0, 10).join(', ')}${before.unread.length > 10 ? ', …' : ''}`,
+        );
+      if (before.volatile.length)
+        console.log(
+          `  not compared, they changed between two reads before the run (${before.volatile.length}): ${before.volatile.slice(0, 10).join(', ')}${before.volatile.length > 10 ? ', …' : ''}`,
+        );
       for (const c of changes.slice(0, 30)) console.log(`  CHANGED ${c}`);
+      if (concurrent.length) {
+        console.log(`Concurrent activity, not the run's doing (${concurrent.length}):`);
+        for (const c of concurrent.slice(0, 30)) console.log(`  ${c}`);
+      }
+      summary.stateDiff = {
+        compared,
+        requests: before.requests,
+        budget,
+        unread: before.unread,
+        volatile: before.volatile,
+        changed: changes,
+        concurrent,
+      };
+      summary.ledger = ledgerReport(entries);
       return [
         {
           phase: 'state',
@@ -403,6 +439,13 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
           expected: `${compared} resources as before the run`,
           actual: changes.length ? `${changes.length} changed` : 'unchanged',
           failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+        },
+        {
+          phase: 'state',
+          name: `concurrent activity: ${concurrent.length} changes by others during the run`,
+          check: 'state_unchanged',
+          outcome: 'pass',
+          actual: concurrent.length ? concurrent.slice(0, 5).join('; ') : 'none',
         },
         ...ledgerCases(ledger.entries()),
       ];
@@ -694,6 +737,7 @@ async function run(phases: string[], options: RunOptions) {
     skipped: totals.skipped,
     phases: totals.phases,
     coverage,
+    ...(state?.summary ?? {}),
   };
   if (options.junit) writeJunit(options.junit, reported, cases);
   if (options.json) writeJson(options.json, summary, cases);

@@ -10,12 +10,9 @@ const READ_VERBS = /^(get|list|search|validate|query)[A-Z]/;
 const isRead = (op: Operation) => op.method === 'get' || READ_VERBS.test(op.operationId);
 
 /**
- * Whether the state diff reads `op` before and after the run: a GET of a resource or a list that
- * answers JSON (not aggregates: counts, reports, logs, usage, one-time URLs, SSH).
+ * Whether `op` is safe to send to anything, as often as wanted: a GET for which the spec states no
+ * effect (`x-effects`). The state diff reads exactly these.
  */
-const snapshotReadable = (op: Operation) =>
-  op.method === 'get' &&
-  !/(Counts|Report|Logs|Url|Ssh|Status)$/.test(op.operationId) &&
-  Object.keys(op.operation.responses?.['200']?.content ?? {}).includes('application/json');
+const isSafe = (op: Operation) => op.method === 'get' && !(op.effects ?? []).length;
 
-export { isRead, READ_VERBS, snapshotReadable };
+export { isRead, isSafe, READ_VERBS };

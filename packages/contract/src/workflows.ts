@@ -74,6 +74,7 @@ if (!tokenOp) usage('the spec has no token operation with the client-credentials
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
 import { createObserver, openLedger } from './ledger';
+import { changesEveryItem } from './live-plan';
 import { READ_VERBS } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
@@ -87,6 +88,8 @@ interface Workflow {
   webhook: boolean;
   sandboxOnly: boolean;
   alerts: boolean;
+  /** Uses an operation that changes every alert (live-plan.ts changesEveryItem). */
+  changesEveryAlert: boolean;
   inputs: string[];
 }
 
@@ -155,6 +158,7 @@ for (const file of files) {
       // Operations that change alerts the run did not cause (the first listed one, or all of
       // them), which no operation can put back.
       alerts: ops.some((op: string) => /^(markAllAlertsRead|dismissAllAlerts|markAlertRead|dismissAlert)$/.test(op)),
+      changesEveryAlert: ops.some((op: string) => changesEveryItem(op)),
       // The inputs it reads ($inputs.siteId, …): one the target lacks skips it.
       inputs: [...new Set([...JSON.stringify(wf).matchAll(/\$inputs\.(\w+)/g)].map((m) => m[1]!))],
     });
@@ -491,6 +495,9 @@ for (const wf of workflows) {
     reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
   else if (wf.inputs.some((name) => inputs[name] === null))
     reason = `live: the target has no ${wf.inputs.filter((name) => inputs[name] === null).join(', ')} (${INPUT_NEEDS[wf.inputs.find((name) => inputs[name] === null)!] ?? 'see the workflow'})`;
+  else if (target === 'live' && wf.changesEveryAlert)
+    reason =
+      'live: changes every alert (read_all, dismiss_all), those that existed before the run too, which cannot be put back';
   else if (wf.alerts && !hasControl)
     reason =
       'live: reads or dismisses alerts that existed before the run, which cannot be put back (needs CONTRACT_CONTROL_URL: a target the run may reset)';
