@@ -13,7 +13,8 @@ import type { Json, Operation } from './types';
 
 /** One line of the ledger: what the run did to one path, and which phase and operation did it. */
 export interface Entry {
-  kind: 'created' | 'deleted' | 'changed' | 'restored' | 'not restored';
+  /** `sent`: a write the run sent (its concrete path), for telling the run's doing from others'. */
+  kind: 'created' | 'deleted' | 'changed' | 'restored' | 'not restored' | 'sent';
   /** The path under the base URL: the created resource's (its delete goes there), or the setting's read. */
   path: string;
   by: string;
@@ -111,15 +112,20 @@ export function createObserver(operations: Operation[], ledger: Ledger) {
     const creates =
       (o.effects ?? []).some((e) => e.kind === 'created') ||
       o.links?.some((l) => byId.get(l.operationId)?.method === 'delete');
-    if (o.method !== 'post' || !creates) return;
+    // A POST to a list (a restore, an on-demand backup) adds to it, whether or not it says what.
+    const addsTo =
+      o.method === 'post' && ops.some((g) => g.method === 'get' && g.path === o.path.replace(/\/create$/, ''));
+    if (o.method !== 'post' || !(creates || addsTo)) return;
     let json: Json;
     let sent: Json;
     try {
       json = JSON.parse(answerText);
       sent = sentText ? JSON.parse(sentText) : undefined;
     } catch {}
-    const at = createdAt(o, path, sent, json);
+    const at = creates ? createdAt(o, path, sent, json) : undefined;
     if (at) ledger.add({ kind: 'created', path: at, by: `${by} ${o.operationId}` });
+    // Added something the answer does not name: a new item of that list is the run's, not another client's.
+    else ledger.add({ kind: 'sent', path: path.replace(/\/create$/, ''), by: `${by} ${o.operationId}` });
   };
 }
 export type Observer = ReturnType<typeof createObserver>;
@@ -156,7 +162,7 @@ const SETTINGS: Record<
 };
 
 /** Why a write is not sent where it would change what existed before the run (nothing undoes it); undefined: it may be. */
-function cannotPutBack(o: Operation): string | undefined {
+function cannotPutBack(o: Pick<Operation, 'operationId'>): string | undefined {
   switch (o.operationId) {
     case 'updateCollaboratorAccountLevelAccess':
       return 'it creates a collaborator account for the e-mail it sends (with an invitation), which no operation removes';

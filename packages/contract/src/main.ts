@@ -417,8 +417,14 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
         );
       for (const c of changes.slice(0, 30)) console.log(`  CHANGED ${c}`);
       if (concurrent.length) {
-        console.log(`Concurrent activity, not the run's doing (${concurrent.length}):`);
-        for (const c of concurrent.slice(0, 30)) console.log(`  ${c}`);
+        // One line per list: items others (or the target itself) added or removed meanwhile.
+        const byList = new Map<string, number>();
+        for (const c of concurrent)
+          byList.set(c.split(' ')[0] as string, (byList.get(c.split(' ')[0] as string) ?? 0) + 1);
+        console.log(
+          `Concurrent activity, not the run's doing (${concurrent.length}; every line in --json stateDiff.concurrent):`,
+        );
+        for (const [list, n] of [...byList].slice(0, 30)) console.log(`  ${list}: ${n} item(s) appeared or went`);
       }
       summary.stateDiff = {
         compared,

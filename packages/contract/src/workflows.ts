@@ -71,9 +71,10 @@ const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId)
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
 
+import { createApi } from './api';
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
-import { createObserver, openLedger } from './ledger';
+import { cannotPutBack, createObserver, openLedger, rememberSetting } from './ledger';
 import { changesEveryItem } from './live-plan';
 import { READ_VERBS } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
@@ -90,6 +91,8 @@ interface Workflow {
   alerts: boolean;
   /** Uses an operation that changes every alert (live-plan.ts changesEveryItem). */
   changesEveryAlert: boolean;
+  /** Why a write of it cannot be undone, if one cannot (ledger.ts cannotPutBack). */
+  irreversible: string | undefined;
   inputs: string[];
 }
 
@@ -159,6 +162,11 @@ for (const file of files) {
       // them), which no operation can put back.
       alerts: ops.some((op: string) => /^(markAllAlertsRead|dismissAllAlerts|markAlertRead|dismissAlert)$/.test(op)),
       changesEveryAlert: ops.some((op: string) => changesEveryItem(op)),
+      // A write nothing undoes (ledger.ts), sent to what existed before the run (the batch writes go to the scratch sites).
+      irreversible: ops
+        .filter((op: string) => !/^batch/.test(op))
+        .map((op: string) => cannotPutBack({ operationId: op }))
+        .find(Boolean),
       // The inputs it reads ($inputs.siteId, …): one the target lacks skips it.
       inputs: [...new Set([...JSON.stringify(wf).matchAll(/\$inputs\.(\w+)/g)].map((m) => m[1]!))],
     });
@@ -324,6 +332,9 @@ const ledger = openLedger();
 const observer = createObserver(model.operations, ledger);
 const observe = (method: string, path: string, status: number, sent: string | undefined, answer: string) =>
   observer(method, path, status, sent, answer, 'workflows');
+/** The settings the workflows changed (ledger.ts rememberSetting), put back after the last workflow. */
+const putBacks = new Map<string, (() => Promise<string | undefined>) | undefined>();
+const api = createApi({ baseUrl, token: () => token, timeout: REQUEST_TIMEOUT_MS });
 const exercised = new Set(); // "<operationId> <status>" answered and checked without a problem, for the coverage
 const recorder = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -343,6 +354,14 @@ const recorder = http.createServer((req, res) => {
       } catch {}
     }
     if (headers.authorization === `Bearer ${inputToken}`) headers.authorization = `Bearer ${token}`;
+    // A setting the workflow changes (an add-on's quantity): read first, put back after the phase.
+    const settingOp =
+      target === 'live' && req.method !== 'GET' ? checker.findOperation(req.method!, path.split('?')[0]!) : undefined;
+    if (settingOp && !putBacks.has(settingOp.op.operationId)) {
+      putBacks.set(settingOp.op.operationId, undefined);
+      const putBack = await rememberSetting(settingOp.model, api, ledger, 'workflows').catch(() => undefined);
+      putBacks.set(settingOp.op.operationId, putBack);
+    }
     let answer: CappedAnswer;
     try {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
@@ -495,6 +514,8 @@ for (const wf of workflows) {
     reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
   else if (wf.inputs.some((name) => inputs[name] === null))
     reason = `live: the target has no ${wf.inputs.filter((name) => inputs[name] === null).join(', ')} (${INPUT_NEEDS[wf.inputs.find((name) => inputs[name] === null)!] ?? 'see the workflow'})`;
+  else if (target === 'live' && wf.irreversible)
+    reason = `live: not sent to what existed before the run: ${wf.irreversible}`;
   else if (target === 'live' && wf.changesEveryAlert)
     reason =
       'live: changes every alert (read_all, dismiss_all), those that existed before the run too, which cannot be put back';
@@ -587,6 +608,10 @@ for (const id of scratchSites) {
   }
   const gone = await call('DELETE');
   observe('DELETE', `/sites/${id}`, gone.statusCode, undefined, gone.body);
+}
+for (const [operationId, putBack] of putBacks) {
+  const problem = await putBack?.();
+  if (problem) schemaProblems.push(`${operationId}: ${problem}`);
 }
 await stopAll();
 
