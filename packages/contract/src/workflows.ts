@@ -609,6 +609,8 @@ for (const id of scratchSites) {
   const gone = await call('DELETE');
   observe('DELETE', `/sites/${id}`, gone.statusCode, undefined, gone.body);
 }
+// A fresh token: a workflow may have revoked the one the run started with.
+if (putBacks.size) token = await obtainToken(authUrl, tokenOp!, { checker }).catch(() => token);
 for (const [operationId, putBack] of putBacks) {
   const problem = await putBack?.();
   if (problem) schemaProblems.push(`${operationId}: ${problem}`);
