@@ -2,8 +2,9 @@
 // team would reach its own server: clock running (--speed 60), no control URL, no target data,
 // writes allowed, every phase. 0 failures, at least 90% of the documented responses and of the
 // behaviour statements exercised, and every pre-existing resource reads the same after the run.
-// The account is shared, as a staging account is: a second client adds notes to a pre-existing
-// site and deletes some of them while the gate runs. The gate must delete nothing of that
+// The account is shared, as a staging account is: a second client adds DNS records to a zone that
+// existed before the run and deletes some of them while the gate runs (records, because they add
+// nothing to the account's activity log, a list the fuzz phase pages through and counts). The gate must delete nothing of that
 // client's and report its activity as concurrent; the account's priced add-on, its account-level
 // access and a site's restore list must read as before.
 // The same against another seed: contract-live-variant.test.ts.
@@ -14,7 +15,7 @@ import { type CheckRun, expectCoverage, failuresOf, liveCheck } from './live-che
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let run: CheckRun;
 /** What the second client made and did not delete, and what it deleted. */
-const other = { site: 123461, kept: [] as number[], deleted: [] as number[] };
+const other = { zone: 5501, kept: [] as number[], deleted: [] as number[] };
 let before: { attached: unknown; restores: unknown; access: unknown };
 
 const api = async (method: string, path: string, body?: unknown) => {
@@ -31,18 +32,24 @@ const readState = async () => ({
   access: structuredClone(sandbox.runtime.state.accountLevelAccess),
 });
 
-/** Every 300 ms (its own pace, not a wait of the test's): a note on the site, and every third time one of its notes deleted. */
+/** Every 300 ms (its own pace, not a wait of the test's): a record in the zone, and every third time one of its records deleted. */
 function secondClient() {
   let n = 0;
   let stopped = false;
   const done = (async () => {
     while (!stopped) {
       n += 1;
-      const note = await api('POST', `/sites/${other.site}/notes`, { subject: `other client ${n}`, body: 'not the gate' });
-      other.kept.push(note.data.id);
+      const name = `other-client-${n}.ada-shop.example.com`;
+      const zone = await api('POST', `/zones/${other.zone}/records`, {
+        type: 'A',
+        name,
+        value: '192.0.2.77',
+        ttl: 300,
+      });
+      other.kept.push(zone.data.records.find((r: { name: string }) => r.name === name).id);
       if (n % 3 === 0) {
         const id = other.kept.shift() as number;
-        await api('DELETE', `/sites/${other.site}/notes/${id}`);
+        await api('DELETE', `/zones/${other.zone}/records/${id}`);
         other.deleted.push(id);
       }
       await new Promise((tick) => setTimeout(tick, 300));
@@ -88,16 +95,16 @@ it('leaves every pre-existing resource as it was (state diff) and deletes what i
 });
 
 it('deletes nothing of a second client on the account, and reports its activity as concurrent', async () => {
-  const listed: number[] = [];
-  for (let page = 1; page; ) {
-    const answer = await api('GET', `/sites/${other.site}/notes?per_page=100&page=${page}`);
-    listed.push(...answer.data.map((n: { id: number }) => n.id));
-    page = answer.page?.nextPage ?? 0;
-  }
+  const listed = (await api('GET', `/zones/${other.zone}/records`)).data.records.map((r: { id: number }) => r.id);
   expect(other.kept.length).toBeGreaterThan(5);
   expect(other.kept.filter((id) => !listed.includes(id))).toEqual([]);
   const concurrent = run.summary.stateDiff?.concurrent ?? [];
-  expect(concurrent.some((l) => l.startsWith(`/sites/${other.site}/notes `) && /created during the run, not by the run/.test(l))).toBe(true);
+  expect(
+    concurrent.some(
+      (l) =>
+        l.startsWith(`/zones/${other.zone}/records `) && /appeared during the run; the run did not create it/.test(l),
+    ),
+  ).toBe(true);
 });
 
 it('leaves the priced add-on, the account-level access and the restore list as they were', async () => {
