@@ -3,8 +3,9 @@
 // writes allowed, every phase. 0 failures, at least 90% of the documented responses and of the
 // behaviour statements exercised, and every pre-existing resource reads the same after the run.
 // The account is shared, as a staging account is: a second client adds DNS records to a zone that
-// existed before the run and deletes some of them while the gate runs (records, because they add
-// nothing to the account's activity log, a list the fuzz phase pages through and counts). The gate must delete nothing of that
+// existed before the run and deletes some of them while the gate runs: a second zone, which the
+// gate's writes do not use (they go to the first), and records, which add nothing to the account's
+// activity log (the fuzz phase compares reads of the lists it writes to, and pages through the log). The gate must delete nothing of that
 // client's and report its activity as concurrent; the account's priced add-on, its account-level
 // access and a site's restore list must read as before.
 // The same against another seed: contract-live-variant.test.ts.
@@ -15,7 +16,7 @@ import { type CheckRun, expectCoverage, failuresOf, liveCheck } from './live-che
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let run: CheckRun;
 /** What the second client made and did not delete, and what it deleted. */
-const other = { zone: 5501, kept: [] as number[], deleted: [] as number[] };
+const other = { zone: 5502, kept: [] as number[], deleted: [] as number[] };
 let before: { attached: unknown; restores: unknown; access: unknown };
 
 const api = async (method: string, path: string, body?: unknown) => {
@@ -39,7 +40,7 @@ function secondClient() {
   const done = (async () => {
     while (!stopped) {
       n += 1;
-      const name = `other-client-${n}.ada-shop.example.com`;
+      const name = `client-${n}.other.example`;
       const zone = await api('POST', `/zones/${other.zone}/records`, {
         type: 'A',
         name,
@@ -63,6 +64,17 @@ function secondClient() {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 60, selfCheck: true });
+  // The second zone of the account, with a record, before the run (the seed has one zone).
+  const { state } = sandbox.runtime;
+  const first = state.zones[0]!;
+  state.zones.push({ ...first, id: other.zone, name: 'other.example' });
+  state.dnsRecords.push({
+    ...state.dnsRecords[0]!,
+    id: 880901,
+    zoneId: other.zone,
+    name: 'other.example',
+    siteId: null,
+  });
   // Account-level access that existed before the run (the seed has none).
   await api('PUT', '/collaborators/update-account-level-access', { email: 'grace@example.com', create_site: true });
   before = await readState();
