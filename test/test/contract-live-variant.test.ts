@@ -1,11 +1,7 @@
 // The gate against a correct server it knows nothing about: the sandbox started from another seed
-// (other ids, names and counts than the spec's examples), reached as a live URL with its control
-// routes (CONTRACT_CONTROL_URL) and a frozen clock, no target data, writes allowed, from the packed
-// tarball. The run moves the target's clock itself (state waits, the workflows' clock steps, the
-// expired-token probe): 0 failures, and the state diff green, because fields that follow the clock
-// (an on-demand backup's `removedIn`) are told apart before the run by moving the clock between two
-// reads, and every resource that existed before reads the same after it.
-// The built-in seed with its clock running and a second client beside the run: contract-live.test.ts.
+// (other ids, names and counts than the spec's examples), reached only as a live URL, its clock
+// running (--speed 60), no control URL, no target data, writes allowed. 0 failures, and every
+// resource that existed before the run reads the same after it (the state diff).
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type CheckRun, expectCoverage, failuresOf, liveCheck } from './live-check';
@@ -13,8 +9,8 @@ import { type CheckRun, expectCoverage, failuresOf, liveCheck } from './live-che
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let run: CheckRun;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, speed: 0, seedVariant: 3, selfCheck: true });
-  run = await liveCheck(sandbox, 'check', { CONTRACT_CONTROL_URL: sandbox.authUrl });
+  sandbox = await startSandbox({ port: 0, speed: 60, seedVariant: 3, selfCheck: true });
+  run = await liveCheck(sandbox);
 }, 400_000);
 afterAll(() => sandbox?.stop());
 
@@ -29,14 +25,11 @@ it('exercises at least 90% of the documented responses and of the behaviour stat
   expectCoverage(run);
 });
 
-it('leaves every pre-existing resource as it was (state diff), telling the clock it moved from changes', () => {
+it('leaves every pre-existing resource as it was (state diff)', () => {
   const state = run.cases.find((c) => c.phase === 'state');
   expect(state?.outcome).toBe('passed');
-  expect(run.summary.stateDiff?.changed).toEqual([]);
-  // Every site, note, zone record, backup, alert, … of the seed: every safe GET, every list's items.
-  expect(run.summary.stateDiff?.compared).toBeGreaterThan(100);
-  expect(run.summary.stateDiff?.requests).toBeLessThanOrEqual(run.summary.stateDiff?.budget ?? 0);
-  expect(run.summary.stateDiff?.volatile?.some((f) => f.endsWith(' removedIn'))).toBe(true);
+  // Every site, note, zone record, backup, alert, … of the seed, read through every GET.
+  expect(Number(/^(\d+) resources/.exec(state?.expected ?? '')?.[1])).toBeGreaterThan(80);
 });
 
 it('deletes what it created', async () => {
