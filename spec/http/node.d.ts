@@ -7,7 +7,7 @@ export declare class ReadError extends Error {
 }
 export interface ReadInit {
   method?: string;
-  headers?: Record<string, string | number | string[]>;
+  headers?: Record<string, string | number | readonly string[] | undefined>;
   body?: string | Uint8Array | URLSearchParams | null;
   signal?: AbortSignal | null;
 }

@@ -11,10 +11,10 @@
 // Configuration comes from the environment that run.ts sets (see README).
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { inflate, type ReadError } from '@hosting-api/openapi/http';
 import hooks from 'hooks';
 import { checkOfProblem, checksFromEnv } from './checks';
-import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
+import { cappedFetch, MAX_INFLATED_BYTES, MAX_RESPONSE_BYTES } from './http-cap';
 import { createPlan } from './live-plan';
 import { createChecker, READ_VERBS } from './spec-check';
 import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
@@ -654,9 +654,12 @@ async function downloadProblems(transaction: Transaction, mediaType: string) {
       return [
         `download: application/gzip, but the body does not start with the gzip magic bytes 1f 8b (${bytes.subarray(0, 4).toString('hex') || 'empty'})`,
       ];
+    // Inflated within a cap: 2 MB of gzip can inflate to gigabytes.
     try {
-      gunzipSync(bytes);
+      inflate(bytes, { maxBytes: MAX_INFLATED_BYTES });
     } catch (error) {
+      if ((error as ReadError).code === 'TOO_LARGE')
+        return [`download: application/gzip, ${(error as Error).message} (CONTRACT_MAX_INFLATED_BYTES)`];
       return [`download: application/gzip, but the body is not a complete gzip stream (${(error as Error).message})`];
     }
   }
