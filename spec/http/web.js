@@ -14,13 +14,13 @@ export class ReadError extends Error {
 
 /** The body of `response` as UTF-8 text, at most `maxBytes` of it. */
 export async function readText(response, { maxBytes }) {
-  const declared = Number(response.headers?.get?.('content-length'));
-  if (declared > maxBytes) {
-    await response.body?.cancel?.().catch(() => {});
-    throw new ReadError('TOO_LARGE', `the answer is over ${maxBytes} bytes (Content-Length ${declared})`);
-  }
   // A Response-like object without a stream (the Node reader's limitedFetch) was read within its own cap.
   if (!response.body?.getReader) return response.text();
+  const declared = Number(response.headers?.get?.('content-length'));
+  if (declared > maxBytes) {
+    await response.body.cancel().catch(() => {});
+    throw new ReadError('TOO_LARGE', `the answer is over ${maxBytes} bytes (Content-Length ${declared})`);
+  }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let size = 0;
