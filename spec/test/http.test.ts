@@ -2,9 +2,11 @@
 // endless answer, a gzip bomb, a trickle, a redirect, a lying Content-Length.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inflate, limitedFetch, request } from '../http/node.js';
+import { limitServer, serverOptions } from '../http/server.js';
 import { readText } from '../http/web.js';
 
 const MiB = 1024 * 1024;
@@ -110,5 +112,47 @@ describe('limitedFetch() and readText()', () => {
     const res = await fetch(`${base}/endless`);
     await expect(readText(res, { maxBytes: MiB })).rejects.toMatchObject({ code: 'TOO_LARGE' });
     expect(await readText(await fetch(`${base}/echo`), { maxBytes: 100 })).toBe('GET ');
+  });
+});
+
+describe('limitServer()', () => {
+  it('closes the connection of a client that stopped reading its answer', async () => {
+    const slow = limitServer(
+      http.createServer(serverOptions({ idle: 200, keepAlive: 60_000 }), (_req, res) =>
+        res.end(Buffer.alloc(16 * MiB)),
+      ),
+      { idle: 200 },
+    );
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const { port } = slow.address() as AddressInfo;
+    // The server side of the connection closes, though the client never reads past its first bytes.
+    const closed = new Promise<string>((resolve) =>
+      slow.on('connection', (s) => s.on('close', () => resolve('closed'))),
+    );
+    const client = net.connect(port, '127.0.0.1', () => client.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'));
+    client.once('data', () => client.pause());
+    client.on('error', () => {});
+    expect(await closed).toBe('closed');
+    client.destroy();
+    slow.close();
+  });
+
+  it('answers a client that half-closes after its request', async () => {
+    const late = limitServer(
+      http.createServer(serverOptions(), (req, res) => {
+        req.resume();
+        setTimeout(() => res.end('late answer'), 50); // answered after the client's FIN arrived
+      }),
+    );
+    await new Promise<void>((resolve) => late.listen(0, '127.0.0.1', resolve));
+    const { port } = late.address() as AddressInfo;
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      const client = net.connect(port, '127.0.0.1', () => client.end('GET / HTTP/1.1\r\nHost: x\r\n\r\n'));
+      client.on('data', (c) => (text += c));
+      client.on('close', () => resolve(text));
+    });
+    expect(answer).toMatch(/late answer$/);
+    late.close();
   });
 });
