@@ -23,6 +23,7 @@ import {
 import { bodyMutations, breaking, valid } from './generate';
 import { cappedFetch } from './http-cap';
 import { changesEveryItem } from './live-plan';
+import { guardOutput, shown } from './redact';
 import { createChecker, exercisedResponse, READ_VERBS } from './spec-check';
 import type {
   Case,
@@ -36,6 +37,9 @@ import type {
   Res,
   StatementCheck,
 } from './types';
+
+// Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
+guardOutput();
 
 /** What one generated input of a property did: its failures ([] passes), and for the record what was sent and seen. */
 interface Attempt {
@@ -816,12 +820,12 @@ if (values.results) {
   writeFileSync(
     values.results,
     JSON.stringify(
-      {
+      shown({
         mode: live ? 'live' : 'sandbox',
         seed,
         coverage: { statements: coverage, responses: { exercised: [...exercised].sort() } },
         results,
-      },
+      }),
       null,
       1,
     ),

@@ -16,6 +16,7 @@ import hooks from 'hooks';
 import { checkOfProblem, checksFromEnv } from './checks';
 import { cappedFetch, MAX_INFLATED_BYTES, MAX_RESPONSE_BYTES } from './http-cap';
 import { createPlan } from './live-plan';
+import { shown } from './redact';
 import { createChecker, READ_VERBS } from './spec-check';
 import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
 
@@ -885,7 +886,8 @@ hooks.afterAll((_transactions: Transaction[], done: Done) => {
     )
     .finally(() => {
       results.push(...planResults);
-      if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));
+      if (env.CONTRACT_RESULTS)
+        writeFileSync(env.CONTRACT_RESULTS, JSON.stringify(shown({ mode: MODE, results }), null, 1));
       done();
     });
 });

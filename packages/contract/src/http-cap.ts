@@ -7,6 +7,7 @@
 //     and the request fails, so an endless or huge body costs at most the cap in memory;
 //   - no redirect followed (a redirect is an answer to check, not a place to go).
 import { ReadError, request } from '@hosting-api/openapi/http';
+import { addSecretsOf } from './redact';
 import type { CappedAnswer, FetchInit } from './types';
 
 /** The largest answer the gate reads, in bytes (CONTRACT_MAX_RESPONSE_BYTES). */
@@ -27,6 +28,8 @@ async function cappedFetch(
   init: FetchInit = {},
   { deadline, maxBytes = MAX_RESPONSE_BYTES }: { deadline: number; maxBytes?: number },
 ): Promise<CappedAnswer> {
+  // What it sends as credentials is never printed, whatever the target echoes (redact.ts).
+  addSecretsOf(init.headers as Record<string, unknown> | undefined, init.body);
   try {
     const answer = await request(url, init, { deadline, maxBytes });
     return { statusCode: answer.status, headers: answer.headers, bytes: answer.bytes, body: answer.text };
