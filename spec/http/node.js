@@ -102,6 +102,7 @@ function exchange(target, init, limits) {
     let settled = false;
     let timer;
     let inflater;
+    const chunks = [];
     const settle = () => {
       settled = true;
       clearTimeout(timer);
@@ -110,6 +111,7 @@ function exchange(target, init, limits) {
     const fail = (code, message, cause) => {
       if (settled) return;
       settle();
+      chunks.length = 0; // what was read goes at once, not when the promise is collected
       req.destroy();
       inflater?.destroy();
       reject(code instanceof Error ? code : new ReadError(code, message, cause === undefined ? undefined : { cause }));
@@ -123,7 +125,6 @@ function exchange(target, init, limits) {
         .trim()
         .toLowerCase();
       inflater = decompress && INFLATERS[encoding] ? INFLATERS[encoding]() : undefined;
-      const chunks = [];
       let inflated = 0;
       const finish = () => {
         if (settled) return;

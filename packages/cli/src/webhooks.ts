@@ -15,7 +15,9 @@ import { UsageError } from './values';
 const DEFAULT_SANDBOX = 'http://127.0.0.1:4011';
 /** Each request to the sandbox or the forward URL: at most this long, at most this much read. */
 const DEADLINE_MS = 10_000;
-const MAX_BYTES = 16 * 1024 * 1024;
+// 8 MiB: the sandbox keeps at most 1,000 deliveries of a few KB each, and an endless answer then
+// costs the CLI well under 100 MB.
+const MAX_BYTES = 8 * 1024 * 1024;
 
 interface Recorded {
   seq?: number;
