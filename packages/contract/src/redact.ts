@@ -10,9 +10,15 @@ export const MAX_SHOWN = 4096;
 const REDACTED = '[redacted]';
 const secrets = new Set<string>();
 
+/**
+ * A credential the gate made up to be refused is no secret, and its reproducer must show it: the
+ * auth probes' garbage tokens (hooks.ts) start with `garbage-`.
+ */
+const isOpen = (value: string) => value.startsWith('garbage-');
+
 /** A value the gate sent that must never be printed (a token, a secret). Short values are ignored. */
 export function addSecret(value: unknown): void {
-  if (typeof value === 'string' && value.length >= 8) secrets.add(value);
+  if (typeof value === 'string' && value.length >= 8 && !isOpen(value)) secrets.add(value);
 }
 
 /** Registers the credentials of a request the gate sends: its Authorization value and form credentials. */
@@ -24,12 +30,12 @@ export function addSecretsOf(headers: Record<string, unknown> | undefined, body:
 }
 
 const SHAPES: [RegExp, string][] = [
-  [/\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1$2${REDACTED}`],
+  [/\b(Bearer|Basic)(\s+)([A-Za-z0-9._~+/=-]{8,})/gi, `$1$2${REDACTED}`],
   // JSON Web Tokens: three base64url parts, the first a JSON header.
   [/\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g, REDACTED],
-  // Credential fields, JSON or form: "access_token": "…", client_secret=…
+  // Credential fields, JSON or form: "access_token": "…", client_secret=… (not a $VARIABLE of a reproducer)
   [
-    /(["']?\b(?:access_token|refresh_token|client_secret|password|secret|token)["']?\s*[:=]\s*["']?)[^"'&\s,}]{8,}/gi,
+    /(["']?\b(?:access_token|refresh_token|client_secret|password|secret|token)["']?\s*[:=]\s*["']?)(?!\$)[^"'&\s,;}]{8,}/gi,
     `$1${REDACTED}`,
   ],
 ];
@@ -38,7 +44,10 @@ const SHAPES: [RegExp, string][] = [
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  for (const [shape, by] of SHAPES) out = out.replace(shape, by);
+  for (const [shape, by] of SHAPES)
+    out = out.replace(shape, (match, ...groups) =>
+      groups.some((g) => typeof g === 'string' && isOpen(g)) ? match : match.replace(shape, by),
+    );
   return out;
 }
 
