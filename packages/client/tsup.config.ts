@@ -16,6 +16,6 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   platform: 'neutral',
-  external: ['node:http', 'node:https', '@hosting-api/schemas', '#get-with-body'],
+  external: ['node:http', 'node:https', 'node:zlib', '@hosting-api/schemas', '#get-with-body'],
   treeshake: true,
 });

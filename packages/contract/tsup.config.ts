@@ -23,10 +23,10 @@ export default defineConfig([
     outExtension: () => ({ js: '.cjs' }),
     shims: true,
     external: ['hooks'],
-    // The hooks import cli.ts, which imports @hosting-api/openapi/target (ESM only): bundled here, so
+    // The hooks import cli.ts and http-cap.ts, which import @hosting-api/openapi/target and /http (ESM only): bundled here, so
     // that the CommonJS hooks do not require() an ES module (Node 20 without require(esm) refuses it).
     // The spec model and check stay external: the hooks load them with import().
-    noExternal: ['@hosting-api/openapi/target'],
+    noExternal: ['@hosting-api/openapi/target', '@hosting-api/openapi/http'],
     clean: ['!**/*.js', '!**/*.js.map', '!*.json'],
   },
 ]);

@@ -26,5 +26,9 @@ export interface Check {
   webhook(event: string, contentType: string | undefined, text: string): WebhookCheck;
 }
 
-/** The check of a spec model (`loadModel()` of @hosting-api/openapi/model). */
-export declare function createCheck(model: SpecModel): Check;
+/**
+ * The check of a spec model (`loadModel()` of @hosting-api/openapi/model). A body's check stops at
+ * its first error unless `allErrors` (only for answers of one's own: its cost on a wrong answer
+ * grows with the square of the answer's size).
+ */
+export declare function createCheck(model: SpecModel, options?: { allErrors?: boolean }): Check;

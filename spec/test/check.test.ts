@@ -60,7 +60,7 @@ const fixture = () => ({
 const ok = { 'X-Total': '1', 'Content-Type': 'application/json; charset=utf-8' };
 
 describe('createCheck on a fixture', async () => {
-  const check = createCheck(await loadModel(fixture()));
+  const check = createCheck(await loadModel(fixture()), { allErrors: true });
 
   it('passes an answer the spec documents', () => {
     expect(check.response('getThing', 200, ok, JSON.stringify({ id: 1, at: '2024-01-01T00:00:00Z' }))).toEqual([]);
@@ -124,6 +124,14 @@ describe('createCheck on a fixture', async () => {
 describe('createCheck on the spec', async () => {
   const model = await loadModel();
   const check = createCheck(model);
+
+  it('stops at the first error of a wrong answer: a 60 KB list of {} is one problem, not thousands', () => {
+    const body = JSON.stringify({ message: 'Success', data: Array(30_000).fill({}), errors: null });
+    expect(body.length).toBeGreaterThan(60_000);
+    const problems = check.response('listSites', 200, { 'content-type': 'application/json' }, body);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^listSites \(GET \/sites\) 200: body\/data\/0 must have required property/);
+  });
 
   it('documents the shared error examples and checks the $ref-ed webhook', () => {
     const op = model.operations.find((o) => o.responses['404'])!;

@@ -263,6 +263,30 @@ describe('contract gate against a drifting service (auth probes, token responses
       await p.close();
     }
   });
+
+  it('inflates a gzip bomb of a backup download only up to CONTRACT_MAX_INFLATED_BYTES', async () => {
+    // 64 MiB of zeros in about 64 KB of gzip; the cap is 4 MiB.
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+    const p = await proxy([
+      async (req, upstream) => {
+        if (req.method !== 'GET' || !/^\/v1\/sites\/\d+\/backups\/\d+$/.test(req.path)) return undefined;
+        const answer = await upstream(req);
+        const gzip = answer.status === 200 && answer.headers['content-type']?.startsWith('application/gzip');
+        return gzip ? { ...answer, body: bomb } : answer;
+      },
+    ]);
+    try {
+      const outcome = await runGate('run.js', ['--live', '--only', 'getSiteBackupDownload'], {
+        ...liveEnv(p.url),
+        CONTRACT_MAX_INFLATED_BYTES: String(4 * 1024 * 1024),
+      });
+      expect(failures(outcome)['getSiteBackupDownload 200'], outcome.output).toMatch(
+        /download: application\/gzip, the gzip content inflates to over 4194304 bytes: inflating stopped there \(CONTRACT_MAX_INFLATED_BYTES\)/,
+      );
+    } finally {
+      await p.close();
+    }
+  });
 });
 
 // ---- the workflows: state, behaviour across calls, webhooks --------------------------------

@@ -1,26 +1,9 @@
-// A small fetch over node:http/node:https for the client (`createClient({ fetch })`). The global
-// fetch of Node 20 loads undici and compiles its WebAssembly parser on the first request, about
-// 80 ms of a CLI run that is over in 200; this sends the same request without it. It answers with
-// what the client reads of a Response: `ok`, `status`, `statusText`, `headers.get()`, `text()`.
-import http from 'node:http';
-import https from 'node:https';
-
-class ResponseHeaders {
-  readonly #raw: http.IncomingHttpHeaders;
-  constructor(raw: http.IncomingHttpHeaders) {
-    this.#raw = raw;
-  }
-  get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
-    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-  }
-  has(name: string): boolean {
-    return this.#raw[name.toLowerCase()] !== undefined;
-  }
-  forEach(fn: (value: string, name: string) => void): void {
-    for (const name of Object.keys(this.#raw)) fn(this.get(name)!, name);
-  }
-}
+// The client's `fetch` in the CLI (`createClient({ fetch })`): the repository's one reader
+// (@hosting-api/openapi/http) with the CLI's size cap. node:http, not the global fetch: Node 20's
+// fetch loads undici and compiles its WebAssembly parser on the first request, about 80 ms of a CLI
+// run that is over in 200. The client's per-attempt signal ends a request at any point, headers or
+// body; no redirect is followed.
+import { ReadError, limitedFetch as readerFetch } from '@hosting-api/openapi/http';
 
 /** The answer outgrew the size cap (`--max-size`, HOSTING_API_MAX_SIZE). */
 export class ResponseTooLargeError extends Error {
@@ -35,71 +18,16 @@ export interface FetchLimits {
   maxBytes?: number;
 }
 
-/** A fetch with a cap on the body's size; the client's per-attempt signal ends it at any point, headers or body. */
+/** A fetch with a cap on the body's size. */
 export function limitedFetch(limits: FetchLimits = {}) {
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
-  return (url: string, init: RequestInit = {}) => nodeFetch(url, init, maxBytes);
-}
-
-export function nodeFetch(url: string, init: RequestInit = {}, maxBytes = DEFAULT_MAX_BYTES): Promise<Response> {
-  const target = new URL(url);
-  const transport = target.protocol === 'https:' ? https : http;
-  const body = init.body === undefined || init.body === null ? undefined : Buffer.from(String(init.body));
-  const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
-  if (body) headers['content-length'] = String(body.length);
-  const signal = init.signal ?? undefined;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      request.destroy();
-      reject(error);
-    };
-    // The signal ends the request whether it is waiting for headers or reading the body.
-    const onAbort = () => fail(signal?.reason ?? new Error('aborted'));
-    const request = transport.request(target, { method: init.method ?? 'GET', headers }, (res) => {
-      const declared = Number(res.headers['content-length']);
-      const tooLarge = () =>
-        new ResponseTooLargeError(
+  const fetch = readerFetch({ maxBytes });
+  return (url: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(url, init).catch((error: unknown) => {
+      if (error instanceof ReadError && error.code === 'TOO_LARGE')
+        throw new ResponseTooLargeError(
           `the answer is larger than ${maxBytes} bytes (raise --max-size or HOSTING_API_MAX_SIZE)`,
         );
-      if (declared > maxBytes) return fail(tooLarge());
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          chunks.length = 0;
-          return fail(tooLarge());
-        }
-        chunks.push(chunk);
-      });
-      res.on('error', fail);
-      res.on('close', () => {
-        if (!res.complete) fail(new Error('the connection closed before the answer was complete'));
-      });
-      res.on('end', () => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        const status = res.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({
-          ok: status >= 200 && status < 300,
-          status,
-          statusText: res.statusMessage ?? '',
-          url,
-          headers: new ResponseHeaders(res.headers),
-          text: async () => text,
-          json: async () => JSON.parse(text),
-        } as unknown as Response);
-      });
+      throw error;
     });
-    if (signal?.aborted) return fail(signal.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    request.on('error', fail);
-    request.end(body);
-  });
 }

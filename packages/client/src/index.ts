@@ -26,6 +26,8 @@ export interface ClientOptions {
   accessToken?: string | TokenProvider;
   /** Milliseconds per attempt. Default 60000. `0` or `Infinity`: no timeout (fetch then gets no signal of the client's). */
   timeout?: number;
+  /** Largest answer body read, in bytes (default 32 MiB): a longer answer stops there and fails with a ConnectionError. */
+  maxResponseBytes?: number;
   /** Retries after a connection error, 408, 429 or 5xx. Default 2. */
   maxRetries?: number;
   /** Backoff tuning. */
@@ -85,6 +87,7 @@ export function createClient(options: ClientOptions = {}): HostingApiClient {
     fetch: fetchImpl,
     customFetch,
     timeout: options.timeout ?? 60_000,
+    maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024,
     maxRetries: options.maxRetries ?? 2,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     validate: options.validate ?? false,

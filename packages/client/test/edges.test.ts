@@ -62,6 +62,22 @@ describe('path parameters', () => {
       path: '/v1/collaborators/a%2Fb%40example.com/sites/1',
     });
   });
+
+  it('a string path parameter of . or .. is refused before anything is sent (it would name another route)', async () => {
+    const client = createClient({ baseUrl: server.baseUrl, accessToken: 't' });
+    const before = server.requests.length;
+    for (const dots of ['.', '..'])
+      await expect(client.collaborators.sites.get(dots, 1)).rejects.toThrow(
+        new TypeError(
+          `collaborators.sites.get(emailAddress, siteId): path parameter email_address cannot be "${dots}" (a dot segment names another path)`,
+        ),
+      );
+    expect(server.requests).toHaveLength(before);
+    // Dots inside a value are no segment of their own: sent as they are.
+    expect(await echo(client.collaborators.sites.get('...', 1))).toMatchObject({
+      path: '/v1/collaborators/.../sites/1',
+    });
+  });
 });
 
 describe('a caller’s Authorization header', () => {

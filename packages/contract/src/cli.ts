@@ -10,6 +10,7 @@ const require = createRequire(import.meta.url);
 
 import type { SandboxOptions } from '@hosting-api/sandbox';
 import { cappedFetch } from './http-cap';
+import { addSecret } from './redact';
 import type { createChecker } from './spec-check';
 import type { CappedAnswer, Operation, OptionValues, Usage } from './types';
 
@@ -169,5 +170,6 @@ export async function obtainToken(
     token = JSON.parse(text).data?.access_token;
   } catch {}
   if (typeof token !== 'string') throw fail(`no data.access_token in ${text.slice(0, 300)}`);
+  addSecret(token); // never printed, whatever a target echoes
   return token;
 }

@@ -15,7 +15,11 @@
 import Module from 'node:module';
 import { sep } from 'node:path';
 import { cappedFetch } from './http-cap';
+import { guardOutput } from './redact';
 import type { DreddMessage, Json } from './types';
+
+// Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
+guardOutput();
 
 const addHooks = `${sep}dredd${sep}build${sep}addHooks.js`;
 const transactionRunner = `${sep}dredd${sep}build${sep}TransactionRunner.js`;

@@ -23,6 +23,7 @@ import {
 import { createFuzzChecks } from './fuzz-checks';
 import { createResults } from './fuzz-results';
 import { cappedFetch } from './http-cap';
+import { guardOutput, shown } from './redact';
 import { createObserver, openLedger, rememberSetting } from './ledger';
 import { isRead } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
@@ -38,6 +39,9 @@ import type {
   Res,
   StatementCheck,
 } from './types';
+
+// Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
+guardOutput();
 
 const HELP = `Usage: node dist/fuzz.js (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 
@@ -369,12 +373,12 @@ if (values.results) {
   writeFileSync(
     values.results,
     JSON.stringify(
-      {
+      shown({
         mode: live ? 'live' : 'sandbox',
         seed,
         coverage: { statements: coverage, responses: { exercised: [...exercised].sort() } },
         results,
-      },
+      }),
       null,
       1,
     ),

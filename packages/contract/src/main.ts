@@ -20,7 +20,11 @@ const require = createRequire(import.meta.url);
 
 import { CHECKS, checkOfProblem, selectChecks } from './checks';
 import { createPlan } from './live-plan';
+import { guardOutput } from './redact';
 import type { CappedAnswer, Failure, Json, PhaseResult, PhaseResults, ReportCase, Totals } from './types';
+
+// Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
+guardOutput();
 
 /** The options of a phase command (commander's camel-cased names). */
 interface RunOptions {

@@ -4,6 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import junit from 'junit-report-builder';
+import { shown } from './redact';
 import type { Operation, ReportCase, Req, SpecModel, Totals } from './types';
 
 /** A shell-quoted word. */
@@ -45,7 +46,8 @@ const line = (c: ReportCase) => {
   return `[${f?.check ?? c.check}]${where}${ea}: ${f?.message ?? c.errors?.[0] ?? ''}`;
 };
 
-export function writeJunit(file: string, phases: string[], cases: ReportCase[]) {
+export function writeJunit(file: string, phases: string[], reported: ReportCase[]) {
+  const cases = shown(reported);
   const builder = junit.newBuilder();
   const reasons: string[] = [];
   for (const phase of phases) {
@@ -91,7 +93,8 @@ const RESPONSE_CHECKS = [
   'response_schema_conformance',
 ];
 
-export function writeJson(file: string, summary: object, cases: ReportCase[]) {
+export function writeJson(file: string, summary: object, reported: ReportCase[]) {
+  const cases = shown(reported);
   const checks = cases.map((c) => ({
     phase: c.phase,
     // Every case carries a check: a transaction that passed ran the response checks, the schema last.
@@ -110,7 +113,7 @@ export function writeJson(file: string, summary: object, cases: ReportCase[]) {
     curl: c.curl,
   }));
   mkdirSync(dirname(resolve(file)), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ ...summary, checks }, null, 1)}\n`);
+  writeFileSync(file, `${JSON.stringify({ ...shown(summary), checks }, null, 1)}\n`);
 }
 
 /** The spec file and line of an operation: spec/paths/<file> in this repository, else the bundled spec. */
@@ -135,7 +138,7 @@ function placeOf(operation: Operation, bundledYaml: string) {
 
 /** GitHub Actions: ::error annotations and the step summary. */
 export function githubReport({
-  cases,
+  cases: reported,
   totals,
   model,
   bundledYaml,
@@ -145,6 +148,7 @@ export function githubReport({
   model: SpecModel;
   bundledYaml: string;
 }) {
+  const cases = shown(reported);
   const esc = (s: unknown) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   for (const c of cases.filter((x) => x.outcome === 'fail')) {
     const op = c.operationId && model.operations.find((o) => o.operationId === c.operationId);

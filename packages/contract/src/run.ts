@@ -9,7 +9,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModel, METHODS, type SpecModel } from '@hosting-api/openapi/model';
 import { obtainToken, parseCommandLine, REQUEST_TIMEOUT_MS, requireLiveVars, specFile, startGateSandbox } from './cli';
+import { guardOutput } from './redact';
 import type { ExampleResult, Json } from './types';
+
+// Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
+guardOutput();
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));

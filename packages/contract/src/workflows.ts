@@ -74,11 +74,15 @@ if (!tokenOp) usage('the spec has no token operation with the client-credentials
 import { createApi } from './api';
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
+import { guardOutput, shown } from './redact';
 import { cannotPutBack, createObserver, openLedger, rememberSetting } from './ledger';
 import { changesEveryItem } from './live-plan';
 import { READ_VERBS } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
+
+// Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
+guardOutput();
 
 /** A workflow of the Arazzo files and what it needs of the target. */
 interface Workflow {
@@ -766,7 +770,7 @@ if (values.results) {
   ];
   writeFileSync(
     values.results,
-    JSON.stringify({ mode: target, coverage: { responses: { exercised: [...exercised].sort() } }, results }, null, 1),
+    JSON.stringify(shown({ mode: target, coverage: { responses: { exercised: [...exercised].sort() } }, results }), null, 1),
   );
 }
 process.exit(failures === 0 ? 0 : 1);

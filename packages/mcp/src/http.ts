@@ -10,6 +10,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { limitServer, type ServerTimeouts, serverOptions } from '@hosting-api/openapi/http/server';
 import { ConfigError, clientFrom, createServer, type ServerOptions } from './server';
 
 export interface HttpServer {
@@ -30,6 +31,8 @@ export interface HttpOptions extends ServerOptions {
   allowHosts?: readonly string[];
   /** More Origins (scheme://host[:port]) to accept. */
   allowOrigins?: readonly string[];
+  /** The server's timeouts in ms (the sandbox's: headers 10 s, request 30 s, keep-alive 5 s, idle 30 s). */
+  timeouts?: Partial<ServerTimeouts>;
   /** Warnings (binding a non-loopback address); default stderr. */
   warn?: (line: string) => void;
 }
@@ -77,7 +80,9 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   let port = 0;
   let allowedHosts: Set<string> = new Set();
   let allowedOrigins: Set<string> = new Set();
-  const server = http.createServer(async (req, res) => {
+  // The sandbox's header, request, keep-alive and idle timeouts (a client that never reads its
+  // answer holds the connection for `idle` at most), and answers to a client that half-closes.
+  const server = http.createServer(serverOptions(options.timeouts), async (req, res) => {
     // 1. Host and Origin (DNS rebinding), before anything else.
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!allowedHosts.has(hostHeader))
@@ -126,6 +131,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       res.end(`${error instanceof Error ? error.message : String(error)}\n`);
     }
   });
+  limitServer(server, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, resolve);

@@ -7,6 +7,7 @@ import {
   operationMeta,
   resolveTarget,
 } from '@hosting-api/client';
+import { limitedFetch } from '@hosting-api/openapi/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -106,6 +107,9 @@ export function describeTool(t: ToolSpec): Tool {
   };
 }
 
+/** The largest API answer a tool reads: 32 MiB. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 /** The client, from the options and HOSTING_API_* (the CLI's variables). */
 export function clientFrom(options: ServerOptions): HostingApiClient {
   if (options.client) return options.client;
@@ -124,7 +128,14 @@ export function clientFrom(options: ServerOptions): HostingApiClient {
   const clientSecret = env.HOSTING_API_CLIENT_SECRET;
   if (!clientId || !clientSecret)
     throw new ConfigError('no credentials: set HOSTING_API_CLIENT_ID and HOSTING_API_CLIENT_SECRET');
-  return createClient({ ...target, clientId, clientSecret });
+  // The API's answers through the repository's one reader: at most MAX_ANSWER_BYTES each, no redirect followed.
+  return createClient({
+    ...target,
+    clientId,
+    clientSecret,
+    fetch: limitedFetch({ maxBytes: MAX_ANSWER_BYTES }),
+    maxResponseBytes: MAX_ANSWER_BYTES,
+  });
 }
 
 type Method = (...args: unknown[]) => Promise<unknown>;

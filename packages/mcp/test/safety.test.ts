@@ -4,7 +4,7 @@
 // agent switches (--read-only, --toolsets, --dynamic reaching every operation).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -171,6 +171,20 @@ describe('Streamable HTTP', () => {
     const local = await serveHttp({ env, port: 0, token, warn: (l) => warnings.push(l) });
     await local.close();
     expect(warnings).toHaveLength(1);
+  });
+
+  it('a connection with no traffic either way is closed at the idle timeout', async () => {
+    // Header and request timeouts far away: only the idle timeout can close this connection.
+    // (The same timeout closes one whose client stopped reading: spec/test/http.test.ts.)
+    const idle = await serveHttp({ env, port: 0, timeouts: { idle: 300, headers: 120_000, request: 120_000 } });
+    const url = new URL(idle.url);
+    const closed = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(url.port), url.hostname, () => socket.write('POST /mcp HTTP/1.1\r\n'));
+      socket.on('close', () => resolve('closed'));
+      socket.on('error', () => {});
+    });
+    expect(closed).toBe('closed');
+    await idle.close();
   });
 
   it('twenty tool calls make one token request', async () => {

@@ -10,6 +10,8 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ReadError, request } from '@hosting-api/openapi/http';
+import { limitServer, type ServerTimeouts, serverOptions } from '@hosting-api/openapi/http/server';
 import { loadModel, type SpecModel } from '@hosting-api/openapi/model';
 
 const require = createRequire(import.meta.url);
@@ -29,6 +31,8 @@ export interface MockOptions {
   onRequest?: (line: string) => void;
   /** Request body limit in bytes, as the sandbox's (default 1 MiB): a larger body is a 400, answered before it is read. */
   bodyLimit?: number;
+  /** The front's timeouts in ms (the sandbox's: headers 10 s, request 30 s, keep-alive 5 s, idle 30 s). */
+  timeouts?: Partial<ServerTimeouts>;
   /** Called if Prism exits while the mock runs (not through stop()): from then on every request gets a 502 that says so. */
   onPrismExit?: (message: string) => void;
 }
@@ -101,7 +105,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     options.onPrismExit?.(prismGone);
   });
   const front = http.createServer(
-    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
+    // The sandbox's header, request, keep-alive and idle timeouts (limitServer below), shared.
+    serverOptions(options.timeouts),
     (req, res) => {
       if (prismGone) return send(res, 502, envelope('Mock error', [prismGone]));
       handle(req, res, prismPort, routes, options.onRequest, options.bodyLimit ?? BODY_LIMIT).catch(
@@ -112,6 +117,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       );
     },
   );
+  limitServer(front, options.timeouts);
   // A request Node cannot parse as HTTP (headers too large, say) still gets the envelope, as the sandbox answers it.
   front.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
@@ -146,6 +152,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     },
   };
 }
+
+/** The largest answer of Prism the front reads (the spec's examples are a small fraction of it), and how long it waits. */
+const UPSTREAM_MAX_BYTES = 32 * 1024 * 1024;
+const SERVER_REQUEST_MS = 30_000;
 
 /** The sandbox's body limit (1 MiB) and JSON nesting limit (64 levels): Prism never sees more. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -185,10 +195,11 @@ async function handle(
   const body = await readBody(req, bodyLimit);
   if (body === TOO_LARGE) {
     log(400);
-    // Answered before the body is read; the rest is drained unread (bounded), then the connection closes.
-    res.setHeader('connection', 'close');
-    send(res, 400, envelope(routes.badRequest, [`body: larger than the ${bodyLimit} bytes allowed`]));
+    // Answered before the body is read, as the sandbox does: the rest is drained unread (bounded) and
+    // the connection stays open until the client has sent it, so the answer is not lost to a reset
+    // (closing while the client still writes makes its kernel drop the unread answer).
     drain(req);
+    send(res, 400, envelope(routes.badRequest, [`body: larger than the ${bodyLimit} bytes allowed`]));
     return;
   }
   const request = prepareBody(req.headers, body, takesBody(routes, method, target));
@@ -264,28 +275,27 @@ interface Upstream {
   body: Buffer;
 }
 
-function forward(
+/** Prism's answer, through the one reader: at most UPSTREAM_MAX_BYTES within the request timeout. */
+async function forward(
   port: number,
   method: string,
   path: string,
   headers: http.IncomingHttpHeaders,
   body: Buffer,
 ): Promise<Upstream> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method, path, headers: { ...headers, host: `127.0.0.1:${port}` } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 502, headers: { ...res.headers }, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
+  const sent: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name] = value;
+  sent.host = `127.0.0.1:${port}`;
+  try {
+    const answer = await request(
+      `http://127.0.0.1:${port}${path}`,
+      { method, headers: sent, body },
+      { maxBytes: UPSTREAM_MAX_BYTES, deadline: SERVER_REQUEST_MS },
     );
-    req.on('error', reject);
-    req.end(body);
-  });
+    return { status: answer.status, headers: answer.headers, body: answer.bytes };
+  } catch (error) {
+    throw error instanceof ReadError ? new Error(`Prism: ${error.message}`) : error;
+  }
 }
 
 interface Problem {

@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +225,53 @@ describe('startMock', () => {
     expect(prism).toBeDefined();
     expect(rss(Number(prism))).toBeLessThan(300 * 1024 * 1024);
     expect(rss(process.pid)).toBeLessThan(300 * 1024 * 1024 + 200 * 1024 * 1024); // this process runs vitest too
+  });
+
+  it('answers the early 400 for an over-limit body before it closes: 0 of 80 lost', async () => {
+    // A client that reads only once it has written the whole body (as curl and most blocking
+    // clients do): closing while it still writes would reset the connection and lose the answer.
+    const { port } = new URL(mock.url);
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const once = () =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), '127.0.0.1');
+        socket.pause();
+        let text = '';
+        const outcome = (why: string) => resolve(text.startsWith('HTTP/1.1 400 ') ? '400' : why);
+        socket.on('data', (c) => {
+          text += c;
+          if (text.includes('\r\n\r\n')) socket.destroy(); // the status line and headers are enough
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) => outcome(error.code ?? error.message));
+        socket.on('close', () => outcome('no answer'));
+        socket.write(
+          `POST /v1/sites/123456/notes HTTP/1.1\r\nHost: mock\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${64 * chunk.length}\r\n\r\n`,
+        );
+        let left = 64;
+        const write = () => {
+          while (left-- > 0) if (!socket.write(chunk)) return void socket.once('drain', write);
+          socket.resume();
+        };
+        write();
+      });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 8; i++) outcomes.push(...(await Promise.all(Array.from({ length: 10 }, once))));
+    expect(outcomes.filter((o) => o !== '400')).toEqual([]);
+  });
+
+  it('answers a client that half-closes after a full request', async () => {
+    const { port } = new URL(mock.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () =>
+        // The whole request, then the end of the client's side (FIN): it still reads.
+        socket.end('GET /v1/sites/123456 HTTP/1.1\r\nHost: mock\r\nAuthorization: Bearer t\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (c) => (text += c));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 
   // Last of this block: it stops the file's mock (stop() is idempotent, so afterAll is a no-op).

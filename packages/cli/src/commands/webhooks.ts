@@ -8,6 +8,7 @@
 // at the token-service root of the target (--base-url, the environment or the profile).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectionError, HostingApiError } from '@hosting-api/client';
+import { type Answer, ReadError, request } from '@hosting-api/openapi/http';
 import type { Command } from 'commander';
 import { profileName, readCredentials } from '../config';
 import { EXIT } from '../errors';
@@ -18,7 +19,9 @@ import { UsageError } from '../values';
 
 /** Each request to the sandbox or the forward URL: at most this long, at most this much read. */
 const DEADLINE_MS = 10_000;
-const MAX_BYTES = 16 * 1024 * 1024;
+// 8 MiB: the sandbox keeps at most 1,000 deliveries of a few KB each, and an endless answer then
+// costs the CLI well under 100 MB.
+const MAX_BYTES = 8 * 1024 * 1024;
 
 interface Recorded {
   seq?: number;
@@ -70,17 +73,30 @@ function sandboxOf(command: Command, opts: { sandbox?: string }, io: Io): string
   return root;
 }
 
+/** Control characters (terminal escapes among them) of what a peer sent, before it is printed. */
+export const printable = (text: string) => text.replace(/\p{Cc}/gu, '');
+
 /** One JSON request to the sandbox's control routes; its `data`, or an error naming the problem. */
 async function control<T>(root: string, method: string, path: string, body?: unknown): Promise<T> {
-  let res: Response;
+  let res: Answer;
   try {
-    res = await fetch(root + path, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(DEADLINE_MS),
-    });
+    // The one reader: at most MAX_BYTES read within DEADLINE_MS, and a redirect is an answer, not followed.
+    res = await request(
+      root + path,
+      {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      },
+      { deadline: DEADLINE_MS, maxBytes: MAX_BYTES },
+    );
   } catch (error) {
+    if (error instanceof ReadError && error.code === 'TOO_LARGE')
+      throw new Error(`the sandbox's answer to ${method} ${path} is larger than ${MAX_BYTES} bytes`);
+    if (error instanceof ReadError && error.code === 'DEADLINE')
+      throw new ConnectionError(`the sandbox at ${root} did not answer ${method} ${path} within ${DEADLINE_MS} ms`, {
+        cause: error,
+      });
     throw new ConnectionError(
       `cannot reach the sandbox at ${root} (start it with hosting-api-sandbox, or point --base-url or the profile at it)`,
       {
@@ -88,19 +104,16 @@ async function control<T>(root: string, method: string, path: string, body?: unk
       },
     );
   }
-  if (Number(res.headers.get('content-length')) > MAX_BYTES) {
-    await res.body?.cancel();
-    throw new Error(`the sandbox's answer to ${method} ${path} is larger than ${MAX_BYTES} bytes`);
-  }
-  const text = await res.text();
   let parsed: { data?: T; errors?: string[] | null; message?: string } | undefined;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(res.text);
   } catch {}
-  if (!res.ok || parsed === undefined) {
-    throw new HostingApiError(parsed?.message ?? `${method} ${path} answered ${res.status}`, {
+  const ok = res.status >= 200 && res.status < 300;
+  if (!ok || parsed === undefined) {
+    const message = typeof parsed?.message === 'string' ? printable(parsed.message) : undefined;
+    throw new HostingApiError(message ?? `${method} ${path} answered ${res.status}`, {
       status: res.status,
-      errors: parsed?.errors ?? null,
+      errors: Array.isArray(parsed?.errors) ? parsed.errors.map((e) => printable(String(e))) : null,
     });
   }
   return parsed.data as T;
@@ -108,20 +121,22 @@ async function control<T>(root: string, method: string, path: string, body?: unk
 
 async function forward(to: string, delivery: Recorded): Promise<string> {
   try {
-    const res = await fetch(to, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-hosting-event': delivery.event,
-        'x-hosting-delivery': String(delivery.id),
+    const res = await request(
+      to,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-hosting-event': delivery.event,
+          'x-hosting-delivery': String(delivery.id),
+        },
+        body: JSON.stringify(delivery.payload),
       },
-      body: JSON.stringify(delivery.payload),
-      signal: AbortSignal.timeout(DEADLINE_MS),
-    });
-    await res.body?.cancel();
+      { deadline: DEADLINE_MS, maxBytes: MAX_BYTES },
+    );
     return String(res.status);
   } catch (error) {
-    return `failed (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)})`;
+    return `failed (${error instanceof Error ? error.message : String(error)})`;
   }
 }
 
@@ -186,7 +201,9 @@ export function addWebhookCommands(program: Command, act: Act, io: Io): void {
             if ((delivery.seq ?? 0) <= last) continue;
             last = delivery.seq ?? last;
             const status = await forward(to, delivery);
-            io.stdout.write(`${delivery.event} delivery ${delivery.id} → ${to} ${status}\n`);
+            io.stdout.write(
+              `${printable(String(delivery.event))} delivery ${printable(String(delivery.id))} → ${to} ${printable(status)}\n`,
+            );
             if (++forwarded >= count) return EXIT.ok;
           }
           await sleep(interval);

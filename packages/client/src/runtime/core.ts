@@ -1,5 +1,6 @@
 // The request pipeline of one client: URL, bearer token, timeout, retries, error mapping,
 // validation and logging.
+import { readText } from '@hosting-api/openapi/http/web';
 import type { TokenSource } from './auth';
 import {
   ConnectionError,
@@ -32,6 +33,8 @@ export interface CoreConfig {
   /** The caller passed its own `fetch`: it also sends the GETs that carry a body. */
   customFetch: boolean;
   timeout: number;
+  /** Largest answer body read, in bytes; past it the request fails with a ConnectionError. */
+  maxResponseBytes: number;
   maxRetries: number;
   retry: Required<RetryOptions>;
   validate: boolean;
@@ -260,12 +263,13 @@ export class Core implements ClientContext {
           headers,
           body: req.body,
           signal: requestSignal,
+          maxBytes: this.config.maxResponseBytes,
           operationId: req.operationId,
         },
         this.config.fetch,
         this.config.customFetch,
       );
-      const text = await response.text();
+      const text = await readText(response, { maxBytes: this.config.maxResponseBytes });
       let body: unknown;
       if (text) {
         try {

@@ -138,6 +138,12 @@ export function operation<A extends unknown[], R, E>(ctx: ClientContext, meta: O
           ),
         );
       }
+      // `.` and `..` stay dot segments even percent-encoded (URL parsers resolve %2E%2E too): they
+      // would take the request to another route, so they are refused, never sent.
+      if (value === '.' || value === '..')
+        return Promise.reject(
+          new TypeError(`${usage}: path parameter ${name} cannot be "${value}" (a dot segment names another path)`),
+        );
       path += encodeURIComponent(String(value)) + literals[i + 1]!;
     }
     const input = (hasInput ? args[n] : undefined) as Record<string, unknown> | undefined;

@@ -6,6 +6,8 @@ export interface TransportRequest {
   headers: Record<string, string>;
   body?: string | URLSearchParams;
   signal: AbortSignal | undefined;
+  /** Largest answer body read (the client's maxResponseBytes). */
+  maxBytes?: number;
   /** The operation, for errors that must name it. */
   operationId?: string;
 }
