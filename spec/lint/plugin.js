@@ -126,7 +126,8 @@ function stateTransitions() {
           if (!isWrite(key, id)) return;
           const from = location.source.absoluteRef;
           const field =
-            stateFieldOf(operation, from, resolve) ?? (key === 'delete' ? stateFieldOf(pathGet, from, resolve) : undefined);
+            stateFieldOf(operation, from, resolve) ??
+            (key === 'delete' ? stateFieldOf(pathGet, from, resolve) : undefined);
           const state = operation['x-state'];
           if (field && state === undefined)
             report({

@@ -52,7 +52,12 @@ const fixture = {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' }, example: 1 }],
       get: op({ operationId: 'getS', 'x-client-method': 's.get', responses: { 200: stateful } }),
       delete: op({ operationId: 'deleteS', 'x-client-method': 's.delete', 'x-effects': 'silent' }),
-      put: op({ operationId: 'updateS', 'x-client-method': 's.update', 'x-effects': 'silent', 'x-state': { after: {} } }),
+      put: op({
+        operationId: 'updateS',
+        'x-client-method': 's.update',
+        'x-effects': 'silent',
+        'x-state': { after: {} },
+      }),
     },
     '/f/{id}': {
       get: op({
@@ -78,9 +83,13 @@ it('reports every spec problem the client generator leaves to lint, with what to
       expect.stringMatching(/^#\/paths\/~1f~1\{id\}\/get\/responses operation-2xx-response: .*2XX/),
       '#/paths/~1g/get hosting-api/behaviour-statements: listG is a list: state its documented order in x-list.order (or order: silent where the documentation states none; see spec/CONVENTIONS.md).',
       '#/paths/~1g/post hosting-api/behaviour-statements: createG is a write: state its effect on the reads in x-effects (or x-effects: silent where the documentation states none; see spec/CONVENTIONS.md).',
-      '#/paths/~1s/post hosting-api/state-transitions: createS writes a resource with a state field (state): state its transition in x-state (or x-state: silent where the documentation\'s states table states none; see spec/CONVENTIONS.md).',
-      expect.stringMatching(/^#\/paths\/~1s~1\{id\}\/delete hosting-api\/state-transitions: deleteS writes a resource with a state field/),
-      expect.stringMatching(/^#\/paths\/~1s~1\{id\}\/put\/x-state hosting-api\/state-transitions: x-state is silent or \{read, /),
+      "#/paths/~1s/post hosting-api/state-transitions: createS writes a resource with a state field (state): state its transition in x-state (or x-state: silent where the documentation's states table states none; see spec/CONVENTIONS.md).",
+      expect.stringMatching(
+        /^#\/paths\/~1s~1\{id\}\/delete hosting-api\/state-transitions: deleteS writes a resource with a state field/,
+      ),
+      expect.stringMatching(
+        /^#\/paths\/~1s~1\{id\}\/put\/x-state hosting-api\/state-transitions: x-state is silent or \{read, /,
+      ),
       expect.stringMatching(
         /^#\/paths\/~1g\/put\/x-effects\/0 hosting-api\/behaviour-statements: An effect's kind is one of created, /,
       ),

@@ -11,6 +11,7 @@ import { loadModel } from '@hosting-api/openapi/model';
 import fc from 'fast-check';
 import { checkOfProblem, checksFromEnv } from './checks';
 import { STATEMENT_CHECKS, statementCoverage } from './checks/index';
+import { createWait } from './checks/wait';
 import {
   obtainToken,
   parseCommandLine,
@@ -714,7 +715,27 @@ async function guarded(check: string, op: Operation, run: (op: Operation) => Pro
   }
 }
 // ---- the checks derived from the spec's behaviour statements (src/checks/) ------------------
+// State waits: the gate's own sandbox, or a target with control routes (CONTRACT_CONTROL_URL), has
+// its clock moved on; any other live target is polled within the budget.
+const control = process.env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
+const waits = createWait({
+  advance: sandbox
+    ? (ms: number) => sandbox!.advance(ms)
+    : control
+      ? (ms: number) =>
+          cappedFetch(
+            `${control}/__sandbox/clock`,
+            {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ advance: `${Math.round(ms / 1000)}s` }),
+            },
+            { deadline: REQUEST_TIMEOUT_MS },
+          )
+      : undefined,
+});
 const statementContext: CheckContext = {
+  wait: waits.wait,
   model,
   live,
   allowWrites,
@@ -810,6 +831,10 @@ console.log(
     .map(([kind, k]) => `${kind} ${k.exercised}/${k.statements}`)
     .join(', ')}); silent and queued statements are not counted.`,
 );
+if (waits.spent.count)
+  console.log(
+    `State waits: ${waits.spent.count}, ${(waits.spent.ms / 1000).toFixed(1)} s of a budget of ${(waits.spent.budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${waits.spent.timedOut.length ? `; out of budget: ${waits.spent.timedOut.join(', ')}` : ''}.`,
+  );
 console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 if (values.results) {
   mkdirSync(dirname(resolve(values.results)), { recursive: true });

@@ -63,6 +63,8 @@ export interface CheckContext {
   writePath?: Record<string, unknown> | undefined;
   /** Requests go to what the run made (support.ts ownContext). */
   own?: boolean;
+  /** A state wait (checks/wait.ts): polls `probe` until true, within the run's budget; false when out of it. */
+  wait?: (what: string, probe: () => Promise<boolean>) => Promise<boolean>;
 }
 
 /** A case of a statement check: its outcome and, for a failure, what was sent and seen. */

@@ -10,6 +10,7 @@ import list_filters from './list_filters';
 import list_order from './list_order';
 import list_search from './list_search';
 import paging_consistency from './paging_consistency';
+import state_transitions from './state_transitions';
 import token_credentials from './token_credentials';
 import value_units from './value_units';
 import write_read_back from './write_read_back';
@@ -24,6 +25,7 @@ const STATEMENT_CHECKS = [
   delete_gone,
   value_units,
   token_credentials,
+  state_transitions,
 ];
 
 /** Statements no check can exercise by their nature: silent ones and queued effects. */
