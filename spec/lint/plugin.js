@@ -33,6 +33,13 @@ function behaviourStatements() {
     // Operations of `paths` only: a webhook is not called by a client.
     Paths: { PathItem: { Operation: checkOperation } },
     Schema(schema, { report, location }) {
+      const relation = schema?.['x-relation'];
+      if (relation !== undefined && !(typeof relation?.countOf === 'string' || relation?.movesOnChange === true))
+        report({
+          message:
+            'x-relation is {countOf: <sibling list field>} or {movesOnChange: true, notBefore?: <timestamp field>}.',
+          location: location.child('x-relation'),
+        });
       const unit = schema?.['x-unit'];
       if (unit !== undefined && !UNITS.includes(unit))
         report({ message: `x-unit is one of ${UNITS.join(', ')}.`, location: location.child('x-unit') });

@@ -24,6 +24,8 @@ const STATEMENT_CHECKS = [
   'value_units',
   'token_credentials',
   'state_transitions',
+  'counts_follow_lists',
+  'timestamps_move',
 ];
 
 const gate = runContractCli;
@@ -94,7 +96,15 @@ function driftingServer(sandbox: Sandbox, secret: string) {
     if (/^\/v1\/sites\/\d+(\/clone)?$/.test(path) && answer.status === 200) {
       const site = JSON.parse(text);
       if (site.data?.clonedFromId) site.data.clonedFromId = null;
+      // counts_follow_lists: a site's collaboratorsCount counts one more than its collaborators.
+      if (Array.isArray(site.data?.collaborators)) site.data.collaboratorsCount = site.data.collaborators.length + 1;
       text = JSON.stringify(site);
+    }
+    // timestamps_move: a note's `updated` stays at its creation time.
+    if (/^\/v1\/sites\/\d+\/notes(\/\d+)?$/.test(path) && answer.status === 200) {
+      const notes = JSON.parse(text);
+      for (const note of [notes.data].flat()) if (note?.created) note.updated = note.created;
+      text = JSON.stringify(notes);
     }
     // list_order: the whole site list comes back favorites last.
     if (method === 'GET' && path === '/v1/sites' && !url.searchParams.has('paginate') && answer.status === 200) {
@@ -156,6 +166,7 @@ const OPS = [
   'createAccessToken',
   'getSite',
   'cloneSite',
+  'updateSiteNote',
 ];
 
 describe('the behaviour statement checks against a drifting server', () => {
@@ -184,6 +195,8 @@ describe('the behaviour statement checks against a drifting server', () => {
         'value_units listSiteOndemandBackups',
         'token_credentials createAccessToken',
         'state_transitions cloneSite',
+        'counts_follow_lists getSite',
+        'timestamps_move updateSiteNote',
       ].sort(),
     );
   });
