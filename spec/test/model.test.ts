@@ -220,7 +220,7 @@ describe('the spec model on the bundled spec', () => {
       kind: 'state',
       read: 'getSite',
       after: { state: 'cloning', clonedFromId: '$request.path.site_id' },
-      settles: { state: 'live' },
+      settles: { state: 'live', clonedFromId: '$request.path.site_id' },
     });
     expect(lineOf(clone.source)).toContain('x-state:');
     expect(m.operation('updateSite').state).toMatchObject({ kind: 'state', silent: true });
