@@ -25,6 +25,10 @@ export interface CheckRun {
     failed: number;
     passed: number;
     phases: Record<string, { passed: number; failed: number }>;
+    /** The state diff's figures (main.ts): what it read, what changed, what others did meanwhile. */
+    stateDiff?: { compared: number; requests: number; budget: number; changed: string[]; concurrent: string[] };
+    /** The ledger (ledger.ts ledgerReport): what the run created, deleted, changed and put back. */
+    ledger?: { created: string[]; deleted: string[]; changed: string[]; restored: string[]; notRestored: string[] };
     coverage?: {
       responses?: { documented: number; exercised: number; percent: number; byPhase: Record<string, number> };
       fuzz?: { statements: { statements: number; exercised: number; percent: number } };
@@ -36,6 +40,7 @@ export interface CheckRun {
 export function liveCheck(
   sandbox: { authUrl: string; url: string },
   command: 'check' | 'examples' = 'check',
+  env: Record<string, string> = {},
 ): Promise<CheckRun> {
   const json = join(mkdtempSync(join(tmpdir(), 'gate-live-')), 'check.json');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
@@ -55,7 +60,7 @@ export function liveCheck(
       '--json',
       json,
     ],
-    { env: { ...clean, CONTRACT_CLIENT_SECRET: 'sandbox-secret' } },
+    { env: { ...clean, CONTRACT_CLIENT_SECRET: 'sandbox-secret', ...env } },
   );
   let output = '';
   child.stdout.on('data', (c: Buffer) => {

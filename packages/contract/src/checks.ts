@@ -85,7 +85,7 @@ const CHECKS = [
   {
     name: 'state_unchanged',
     phases: ['examples'],
-    doc: 'Live runs without target data: every resource that existed before the run reads the same after it (a snapshot through every GET, before and after), and what the run created is deleted.',
+    doc: 'Live runs without target data: every resource that existed before the run reads the same after it (every GET the spec states no effect for, every page and item of every list, before and after; what others did meanwhile is reported as concurrent, not failed); what the run created is deleted, exactly that (its ledger), and every setting it changed is put back.',
   },
   {
     name: 'max_response_time',

@@ -11,57 +11,19 @@
 // Configuration comes from the environment that run.ts sets (see README).
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import hooks from 'hooks';
 import { checkOfProblem, checksFromEnv } from './checks';
+import { downloadProblems, resend } from './hooks-download';
+import { createHooksPlan, resultOf } from './hooks-plan';
+import { buildUri, requestOf } from './hooks-request';
+import type { Contract, Done, Override, Transaction } from './hooks-types';
 import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
-import { createPlan } from './live-plan';
-import { createChecker, READ_VERBS } from './spec-check';
+import type { createPlan } from './live-plan';
+import { READ_VERBS } from './safety';
+import { createChecker } from './spec-check';
 import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
 
 type Checker = Awaited<ReturnType<typeof createChecker>>;
-type Done = () => void;
-/** What the hooks keep on a transaction from one hook to the next. */
-interface Contract {
-  key: string;
-  status: string;
-  operationId?: string;
-  mediaType?: string;
-  mediaOverride?: boolean;
-  reason?: string;
-  error?: string;
-  planned?: boolean;
-  otherMedia?: string;
-  sentAt?: number;
-  ms?: number;
-  revokes?: string;
-}
-/** A Dredd transaction, as far as the hooks read and change it. */
-interface Transaction {
-  name: string;
-  origin: { resourceName: string };
-  request: { method: string; uri: string; headers: Record<string, string>; body: string };
-  expected: { statusCode: number | string; headers?: Record<string, string>; body?: unknown; bodySchema?: unknown };
-  real?: { statusCode: number; headers: Record<string, string>; body: string };
-  protocol: string;
-  host: string;
-  port: string;
-  fullPath: string;
-  skip?: boolean;
-  fail?: string | boolean;
-  test?: { valid?: boolean; message?: string };
-  contract?: Contract;
-}
-/** A transaction's request from the target data ("requests") or the live plan. */
-interface Override {
-  params?: Record<string, Json>;
-  query?: Record<string, unknown>;
-  body?: Json;
-  headers?: Record<string, string>;
-  before?: Json[];
-  client?: string;
-  planned?: boolean;
-}
 
 const env = process.env;
 const MODE = env.CONTRACT_MODE === 'live' ? 'live' : 'mock';
@@ -155,76 +117,8 @@ const PROBES = MODE === 'live' && env.CONTRACT_AUTH_PROBES !== '0' && CHECKS.has
 // the writes go to, orders the transactions, cleans up and diffs the state (see its header).
 const PLANNED = MODE === 'live' && !data.reset && env.CONTRACT_PLAN !== '0';
 let plan: ReturnType<typeof createPlan> | undefined;
-let stateBefore: Awaited<ReturnType<ReturnType<typeof createPlan>['snapshot']>>;
-const planResults: ExampleResult[] = [];
+let planHooks: ReturnType<typeof createHooksPlan> | undefined;
 let specModel: SpecModel;
-
-/** A request of the plan's: the run's token, JSON both ways; answers {statusCode, json, body}. */
-async function planApi(method: string, path: string, body?: unknown, accept = 'application/json') {
-  const headers: Record<string, string> = { Accept: accept, Authorization: `Bearer ${token}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await request(new URL(path.replace(/^\//, ''), withSlash(BASE_URL)), {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let json: Json;
-  try {
-    json = JSON.parse(res.body);
-  } catch {}
-  return { ...res, json };
-}
-
-/** With CONTRACT_CONTROL_URL, a state wait moves the target's clock on (POST /__sandbox/clock). */
-function controlAdvance() {
-  if (!env.CONTRACT_CONTROL_URL) return undefined;
-  const url = new URL('__sandbox/clock', withSlash(new URL(env.CONTRACT_CONTROL_URL)));
-  return () =>
-    request(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ advance: '30s' }),
-    });
-}
-
-async function startPlan(transactions: Transaction[]) {
-  plan = createPlan({
-    model: specModel,
-    api: planApi,
-    writes: ALLOW_WRITES,
-    run: Date.now().toString(36),
-    advance: controlAdvance(),
-  });
-  const t0 = Date.now();
-  stateBefore = await plan.snapshot();
-  if (ALLOW_WRITES) {
-    try {
-      await plan.prepare();
-    } catch (error) {
-      plan.notes.push(`set-up failed: ${(error as Error).message}`);
-    }
-  }
-  plan.order(transactions, (t) => lookup(t)?.model);
-  console.log(
-    `Live plan: ${Object.keys(stateBefore).length} resources snapshotted${
-      ALLOW_WRITES ? `; the writes go to what the run created: ${JSON.stringify(plan.fixtures)}` : ''
-    } (${((Date.now() - t0) / 1000).toFixed(1)} s)${plan.notes.length ? `\n  ${plan.notes.join('\n  ')}` : ''}`,
-  );
-}
-
-async function finishPlan() {
-  const problems = ALLOW_WRITES ? await plan!.cleanup() : [];
-  if (ALLOW_WRITES)
-    planResults.push({
-      key: 'clean-up',
-      name: 'live plan: delete what the run created',
-      ...resultOf(problems, 'state_unchanged'),
-    });
-  const { count, ms, budgetMs, timedOut } = plan!.waits;
-  console.log(
-    `State waits: ${count}, ${(ms / 1000).toFixed(1)} s of a budget of ${(budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${timedOut.length ? `; out of budget: ${timedOut.join(', ')}` : ''}.`,
-  );
-}
 
 hooks.beforeAll((transactions: Transaction[], done: Done) => {
   loadSpec()
@@ -248,8 +142,19 @@ hooks.beforeAll((transactions: Transaction[], done: Done) => {
             revokedError = `could not obtain and revoke a token for the revoked-token probe: ${(error as Error).message}`;
           }
         }
-        if (PLANNED)
-          await startPlan(transactions).catch((error) => {
+        if (PLANNED) {
+          planHooks = createHooksPlan({
+            model: specModel,
+            token: () => token,
+            baseUrl: BASE_URL,
+            timeout: REQUEST_TIMEOUT,
+            allowWrites: ALLOW_WRITES,
+            lookup,
+          });
+          plan = planHooks.plan;
+        }
+        if (planHooks)
+          await planHooks.start(transactions).catch((error) => {
             console.error(`contract: the live plan failed: ${error.message}`);
           });
         done();
@@ -303,37 +208,6 @@ function skipReason(
       return 'live: a 404 needs an id that does not exist on the target (CONTRACT_TARGET_DATA "missing", by path parameter)';
   }
   return `live: a ${status} depends on the target's state (give the request in CONTRACT_TARGET_DATA "requests": {"<operationId> ${status}": …})`;
-}
-
-function buildUri(info: OperationInfo, status: string, transactionUri: string, override: Override | undefined) {
-  const [, query = ''] = transactionUri.split('?');
-  const values: Record<string, Json> = { ...(data.params ?? {}), ...(override?.params ?? {}) };
-  // In live mode a 404 is provoked with an id that does not exist (the last path parameter).
-  if (MODE === 'live' && status === '404' && (!override?.params || override.planned)) {
-    const last = info.params.filter((p) => p.in === 'path').pop();
-    if (last) values[last.name] = data.missing?.[last.name] ?? missingValue(last);
-  }
-  let path = info.path;
-  for (const p of info.params.filter((x) => x.in === 'path')) {
-    const value = values[p.name] ?? p.example;
-    path = path.replace(`{${p.name}}`, encodeURIComponent(String(value)));
-  }
-  const search = new URLSearchParams(query);
-  for (const p of info.params.filter((x) => x.in === 'query')) {
-    if (values[p.name] !== undefined) search.set(p.name, String(values[p.name]));
-  }
-  for (const [name, value] of Object.entries(override?.query ?? {})) search.set(name, String(value));
-  const qs = search.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
-/** A value of a path parameter that names nothing on the target (live 404s without target data). */
-function missingValue(param: Json) {
-  const schema = param.schema ?? {};
-  if (schema.format === 'email' || /email/.test(param.name)) return 'nobody-contract-gate@example.invalid';
-  const types = ([] as string[]).concat(schema.type ?? 'string');
-  const big = Math.min(schema.maximum ?? 2_000_000_000, 2_000_000_000);
-  return types.includes('integer') || types.includes('number') ? big - 7 : String(1_999_999_993);
 }
 
 function buildBody(info: OperationInfo, status: string, override: Override | undefined) {
@@ -457,7 +331,7 @@ function build(
 ) {
   // Where the request goes: the token operations live at the auth URL, the rest under the base URL.
   const root = TOKEN_OPERATIONS.has(info.op.operationId) ? AUTH_URL : BASE_URL;
-  const uri = buildUri(info, status, transaction.request.uri, override);
+  const uri = buildUri(info, status, transaction.request.uri, override, { data, live: MODE === 'live' });
   transaction.protocol = root.protocol;
   transaction.host = root.hostname;
   transaction.port = root.port || (root.protocol === 'https:' ? '443' : '80');
@@ -604,17 +478,6 @@ hooks.beforeEachValidation((transaction: Transaction) => {
   }
 });
 
-/** Sends the transaction's request again with other headers; answers {statusCode, headers, body, bytes}. */
-async function resend(transaction: Transaction, headers: Record<string, string>) {
-  const url = `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`;
-  return request(url, {
-    method: transaction.request.method,
-    headers,
-    body:
-      transaction.request.body === '' || transaction.request.method === 'GET' ? undefined : transaction.request.body,
-  });
-}
-
 /** The probe that failed last ({authorization, statusCode}): its reproducer sends what the probe sent. */
 let failedProbe: { authorization: string; statusCode: number } | undefined;
 /** The 401 transaction again with invalid credentials: each must get the documented 401. */
@@ -642,47 +505,6 @@ async function authProbes(transaction: Transaction, info: OperationInfo) {
 function resetRequest(): [string, URL] {
   const [method, path] = data.reset.includes(' ') ? data.reset.split(' ') : ['POST', data.reset];
   return [method, new URL(path.replace(/^\//, ''), withSlash(AUTH_URL))];
-}
-
-/** What a download's media type promises: gzip data, or SQL text. */
-async function downloadProblems(transaction: Transaction, mediaType: string) {
-  const real = await resend(transaction, { ...transaction.request.headers });
-  const { bytes } = real;
-  if (real.statusCode !== 200) return [`download: fetched again, it answered ${real.statusCode}`];
-  if (mediaType === 'application/gzip') {
-    if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
-      return [
-        `download: application/gzip, but the body does not start with the gzip magic bytes 1f 8b (${bytes.subarray(0, 4).toString('hex') || 'empty'})`,
-      ];
-    try {
-      gunzipSync(bytes);
-    } catch (error) {
-      return [`download: application/gzip, but the body is not a complete gzip stream (${(error as Error).message})`];
-    }
-  }
-  if (mediaType === 'application/sql') {
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      return ['download: application/sql, but the body is not UTF-8 text'];
-    }
-    if (text.includes('\u0000')) return ['download: application/sql, but the body holds NUL bytes (binary data)'];
-    if (!/\b(CREATE|INSERT|DROP|ALTER|SET|BEGIN|LOCK)\b/i.test(text))
-      return [
-        'download: application/sql, but the body has no SQL statement (CREATE, INSERT, DROP, ALTER, SET, BEGIN, LOCK)',
-      ];
-  }
-  return [];
-}
-
-/** A result's outcome, errors and failures from its problems (none: it passed), each a failure of `check`. */
-function resultOf(problems: string[], check: string) {
-  return {
-    outcome: problems.length ? ('fail' as const) : ('pass' as const),
-    errors: problems.length ? problems : undefined,
-    failures: problems.length ? problems.map((message) => ({ check, message })) : undefined,
-  };
 }
 
 /** Fails a transaction before it is sent; Dredd keeps only `true` in transaction.fail. */
@@ -787,41 +609,25 @@ async function afterEachAsync(transaction: Transaction) {
     failures: failures.length ? failures : undefined,
     actual: failedProbe?.statusCode ?? transaction.real?.statusCode,
     ms: c.ms,
-    request: requestOf(transaction, failedProbe),
+    request: requestOf(transaction, failedProbe, token),
     said,
     empty: empty || undefined,
     probed: PROBES && c.status === '401' ? true : undefined,
   });
-  // The plan remembers what a create made and puts back a setting that exists once.
-  if (c.planned && ALLOW_WRITES && c.status.startsWith('2') && transaction.real && info) {
-    let sent: Json;
-    try {
-      sent = JSON.parse(transaction.request.body);
-    } catch {}
-    await plan!.after(info.model, transaction.real, sent);
-  }
+  // The ledger records what the answer says the run created or deleted; the plan puts back a
+  // setting that exists once.
+  if (planHooks && transaction.real && !TOKEN_OPERATIONS.has(c.operationId ?? ''))
+    planHooks.observe(
+      transaction.request.method,
+      transaction.request.uri,
+      transaction.real.statusCode,
+      transaction.request.body,
+      transaction.real.body,
+    );
+  if (c.planned && ALLOW_WRITES && c.status.startsWith('2') && transaction.real && info)
+    await planHooks!.after(info.model, transaction.real);
   // A service that hands out the same token again: the revoked one was ours, get a fresh one.
   if (c.revokes && c.revokes === token) token = await obtainToken().catch(() => token);
-}
-
-/**
- * The request as sent, for reproducers: the run's tokens stand as $TOKEN. For a failed auth probe,
- * the Authorization it sent (a garbage token, a bare "Bearer", a revoked token) as it was.
- */
-function requestOf(transaction: Transaction, probe: typeof failedProbe) {
-  const headers: Record<string, string> = { ...transaction.request.headers };
-  if (headers.Authorization) headers.Authorization = headers.Authorization.replace(/^(\w+) \S+$/, '$1 $TOKEN');
-  if (probe) headers.Authorization = token ? probe.authorization.replace(token, '$TOKEN') : probe.authorization;
-  return {
-    method: transaction.request.method,
-    url: `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`,
-    headers,
-    // The token operations' form bodies hold the client secret and tokens.
-    body:
-      transaction.request.body
-        ?.replace(/(client_secret=)[^&]*/, '$1$CONTRACT_CLIENT_SECRET')
-        .replace(/(^|&)(token=)[^&]*/, '$1$2$TOKEN') || undefined,
-  };
 }
 
 /**
@@ -841,9 +647,9 @@ async function expiredTokenProbe() {
 }
 
 hooks.afterAll((_transactions: Transaction[], done: Done) => {
-  const planned = plan
-    ? finishPlan().catch((error: Error) =>
-        planResults.push({
+  const planned = planHooks
+    ? planHooks.finish().catch((error: Error) =>
+        planHooks!.results.push({
           key: 'state diff',
           name: 'state diff: resources that existed before the run are unchanged',
           outcome: 'fail',
@@ -881,7 +687,7 @@ hooks.afterAll((_transactions: Transaction[], done: Done) => {
         }),
     )
     .finally(() => {
-      results.push(...planResults);
+      results.push(...(planHooks?.results ?? []));
       if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify({ mode: MODE, results }, null, 1));
       done();
     });

@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { resolveTarget } from '@hosting-api/openapi/target';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { createApi } from './api';
 import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli';
 import { cappedFetch } from './http-cap';
+import { createObserver, type Entry, ledgerReport, openLedger } from './ledger';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report';
 
 const require = createRequire(import.meta.url);
@@ -322,37 +324,39 @@ async function preflight(env: NodeJS.ProcessEnv) {
 async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(specFile((message: string) => die(2, message)));
-  const base = `${env.CONTRACT_BASE_URL}/`;
   const timeout = Number(env.CONTRACT_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_MS;
+  // The ledger every phase appends to (ledger.ts): what the run created, deleted, changed and put back.
+  const ledger = openLedger(env.CONTRACT_LEDGER);
+  const observe = createObserver(model.operations, ledger);
+  let stage = 'set-up';
   let token: string | undefined;
-  const api = async (method: string, path: string, body?: unknown) => {
-    token ??= await obtainToken(env.CONTRACT_AUTH_URL as string, model.issueTokenOperation!, {
-      client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET } as Record<
-        string,
-        string
-      >,
-    });
-    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await cappedFetch(
-      new URL(path.replace(/^\//, ''), base),
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+  const api = createApi({
+    baseUrl: env.CONTRACT_BASE_URL as string,
+    token: async () =>
+      (token ??= await obtainToken(env.CONTRACT_AUTH_URL as string, model.issueTokenOperation!, {
+        client: { client_id: env.CONTRACT_CLIENT_ID, client_secret: env.CONTRACT_CLIENT_SECRET } as Record<
+          string,
+          string
+        >,
+      })),
+    timeout,
+    observe: (method, path, status, sent, answer) => observe(method, path, status, sent, answer, stage),
+  });
+  const control = env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
+  const clock = (advance: string) =>
+    cappedFetch(
+      `${control}/__sandbox/clock`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance }) },
       { deadline: timeout },
     );
-    let json: Json;
-    try {
-      json = JSON.parse(res.body);
-    } catch {}
-    return { ...res, json };
-  };
-  const control = env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
-  const advance = control
-    ? () =>
-        cappedFetch(
-          `${control}/__sandbox/clock`,
-          { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance: '30s' }) },
-          { deadline: timeout },
-        )
+  const advance = control ? () => clock('30s') : undefined;
+  // A run moves the clock by its state waits (30 s each), the workflows' steps and the expired-token
+  // probe (an hour); two days covers it, so fields that follow the clock are not the run's doing.
+  const moveClock = control
+    ? async () => {
+        await clock('2d');
+        token = undefined; // two days on, the run's token has expired
+      }
     : undefined;
   const plan = createPlan({
     model,
@@ -360,9 +364,11 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
     writes: env.CONTRACT_ALLOW_WRITES === '1',
     run: `f${Date.now().toString(36)}`,
     advance,
+    moveClock,
+    ledger,
   });
   const t0 = Date.now();
-  const before = await plan.snapshot();
+  const before = await plan.snapshot.before();
   // The fuzz phase reads existing resources too (unless CONTRACT_FUZZ_PARAMS names them).
   if (!env.CONTRACT_FUZZ_PARAMS) env.CONTRACT_FUZZ_PARAMS = JSON.stringify(await plan.existingParams());
   // ... and writes only to what the run created: a site and its children, made here (deleted at the end).
@@ -377,36 +383,132 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
     console.log(`Fuzz writes go to what the run created: ${env.CONTRACT_FUZZ_WRITE_PARAMS}`);
   }
   const took = [(Date.now() - t0) / 1000];
+  /** For the JSON report: the state diff's figures and lists, and the ledger's (ledger.ts ledgerReport). */
+  const summary: Record<string, Json> = {};
   return {
-    async finish(): Promise<ReportCase & { stateDiff: { compared: number; changed: string[]; paths: string[] } }> {
+    summary,
+    async finish(): Promise<ReportCase[]> {
       const t1 = Date.now();
       token = undefined; // a phase may have revoked tokens of the client
-      // What the phases created and left (new items in the lists read before the run) is deleted.
+      stage = 'clean-up';
+      // What the ledger says the run created and did not delete is deleted; nothing else.
       const left = env.CONTRACT_ALLOW_WRITES === '1' ? await plan.cleanup() : [];
       if (plan.waits.count)
         console.log(
           `\nClean-up: state waits ${plan.waits.count}, ${(plan.waits.ms / 1000).toFixed(1)} s of a budget of ${(plan.waits.budgetMs / 1000).toFixed(0)} s.`,
         );
-      const after = await plan.snapshot(before);
+      const after = await plan.snapshot.after(before);
       took.push((Date.now() - t1) / 1000);
-      const changes = [...plan.diff(before, after), ...left.map((p) => `clean-up: ${p}`)];
-      const compared = Object.keys(before).length;
+      const entries = ledger.entries();
+      const { changed, concurrent } = plan.snapshot.diff(before, after, entries);
+      const changes = [...changed, ...left.map((p) => `clean-up: ${p}`)];
+      const compared = Object.keys(before.resources).length;
+      const budget = Number(env.CONTRACT_SNAPSHOT_BUDGET) || 3000;
       console.log(
-        `\nState diff: ${compared} resources that existed before the run read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
+        `\nState diff: ${compared} resources that existed before the run (every GET the spec states no effect for, every page of every list, every item listed; ${before.requests} of a budget of ${budget} requests, CONTRACT_SNAPSHOT_BUDGET) read again after it (${took.map((t) => `${t.toFixed(1)} s`).join(' + ')}): ${changes.length ? `${changes.length} changed` : 'all unchanged'}.`,
       );
+      if (before.unread.length)
+        console.log(
+          `  not read (${before.unread.length}): ${before.unread.slice(0, 10).join(', ')}${before.unread.length > 10 ? ', …' : ''}`,
+        );
+      if (before.volatile.length)
+        console.log(
+          `  not compared, they changed between two reads before the run (${before.volatile.length}): ${before.volatile.slice(0, 10).join(', ')}${before.volatile.length > 10 ? ', …' : ''}`,
+        );
       for (const c of changes.slice(0, 30)) console.log(`  CHANGED ${c}`);
-      return {
-        phase: 'state',
-        name: `state diff: ${compared} pre-existing resources unchanged`,
-        check: 'state_unchanged',
-        outcome: changes.length ? 'fail' : 'pass',
-        expected: `${compared} resources as before the run`,
-        actual: changes.length ? `${changes.length} changed` : 'unchanged',
-        failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
-        stateDiff: { compared, changed: changes, paths: Object.keys(before) },
+      if (concurrent.length) {
+        // One line per list: items others (or the target itself) added or removed meanwhile.
+        const byList = new Map<string, number>();
+        for (const c of concurrent)
+          byList.set(c.split(' ')[0] as string, (byList.get(c.split(' ')[0] as string) ?? 0) + 1);
+        console.log(
+          `Concurrent activity, not the run's doing (${concurrent.length}; every line in --json stateDiff.concurrent):`,
+        );
+        for (const [list, n] of [...byList].slice(0, 30)) console.log(`  ${list}: ${n} item(s) appeared or went`);
+      }
+      summary.stateDiff = {
+        compared,
+        requests: before.requests,
+        budget,
+        unread: before.unread,
+        volatile: before.volatile,
+        changed: changes,
+        concurrent,
       };
+      summary.ledger = ledgerReport(entries);
+      return [
+        {
+          phase: 'state',
+          name: `state diff: ${compared} pre-existing resources unchanged`,
+          check: 'state_unchanged',
+          outcome: changes.length ? 'fail' : 'pass',
+          expected: `${compared} resources as before the run`,
+          actual: changes.length ? `${changes.length} changed` : 'unchanged',
+          failures: changes.length ? changes.map((message) => ({ check: 'state_unchanged', message })) : undefined,
+        },
+        {
+          phase: 'state',
+          name: `concurrent activity: ${concurrent.length} changes by others during the run`,
+          check: 'state_unchanged',
+          outcome: 'pass',
+          actual: concurrent.length ? concurrent.slice(0, 5).join('; ') : 'none',
+        },
+        ...ledgerCases(ledger.entries()),
+      ];
     },
   };
+}
+
+/**
+ * The ledger as report cases (console, JUnit, JSON): one per resource the run created (passed when
+ * it was deleted) and one per setting it changed (passed when it was put back), and a summary line.
+ */
+function ledgerCases(entries: Entry[]): ReportCase[] {
+  const report = ledgerReport(entries);
+  console.log(
+    `\nLedger: created ${report.created.length}, deleted ${report.deleted.length}, changed ${report.changed.length}, put back ${report.restored.length}${report.notRestored.length ? `, NOT put back ${report.notRestored.length}` : ''}.`,
+  );
+  for (const [what, lines] of Object.entries(report)) for (const l of lines) console.log(`  ${what} ${l}`);
+  const deleted = new Set(entries.filter((e) => e.kind === 'deleted').map((e) => e.path));
+  const created = [...new Map(entries.filter((e) => e.kind === 'created').map((e) => [e.path, e])).values()];
+  const cases: ReportCase[] = created.map((e) => ({
+    phase: 'state',
+    name: `clean-up: ${e.path} (created by ${e.by})`,
+    check: 'state_unchanged',
+    outcome: deleted.has(e.path) ? 'pass' : 'fail',
+    expected: 'deleted',
+    actual: deleted.has(e.path) ? 'deleted' : 'still there',
+    failures: deleted.has(e.path)
+      ? undefined
+      : [{ check: 'state_unchanged', message: `${e.path}, created by ${e.by}, was not deleted` }],
+  }));
+  for (const e of entries.filter((x) => x.kind === 'changed')) {
+    const end = entries.find(
+      (x) =>
+        (x.kind === 'restored' || x.kind === 'not restored') &&
+        x.path === e.path &&
+        x.by === e.by &&
+        entries.indexOf(x) > entries.indexOf(e),
+    );
+    const ok = end?.kind === 'restored';
+    cases.push({
+      phase: 'state',
+      name: `put back: ${e.path} (changed by ${e.by})`,
+      check: 'state_unchanged',
+      outcome: ok ? 'pass' : 'fail',
+      expected: JSON.stringify(e.was)?.slice(0, 200),
+      actual: ok ? 'put back' : (end?.why ?? 'not put back'),
+      failures: ok
+        ? undefined
+        : [
+            {
+              check: 'state_unchanged',
+              message: `${e.path}, changed by ${e.by}, was not put back: ${end?.why ?? 'the phase ended first'}`,
+            },
+          ],
+    });
+  }
+  return cases;
 }
 
 /** The live run's coverage floor (percent of documented responses) unless --min-coverage says otherwise. */
@@ -480,6 +582,8 @@ async function run(phases: string[], options: RunOptions) {
   if (target === 'live') await preflight(env);
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
+  // The run's ledger (ledger.ts): every phase appends what it created, deleted, changed and put back.
+  env.CONTRACT_LEDGER = join(work, 'ledger.jsonl');
   const cases: ReportCase[] = [];
   const state =
     target === 'live' &&
@@ -557,19 +661,19 @@ async function run(phases: string[], options: RunOptions) {
     if (responses?.documented) documented = responses.documented;
     worst = Math.max(worst, code === 0 ? 0 : 1);
   }
-  rmSync(work, { recursive: true, force: true });
   if (state)
     cases.push(
-      await state.finish().catch(
-        (error: Error): ReportCase => ({
+      ...(await state.finish().catch((error: Error): ReportCase[] => [
+        {
           phase: 'state',
           name: 'state diff',
           check: 'state_unchanged',
           outcome: 'fail',
           failures: [{ check: 'state_unchanged', message: `could not read the state after the run: ${error.message}` }],
-        }),
-      ),
+        },
+      ])),
     );
+  rmSync(work, { recursive: true, force: true });
   const reported = cases.some((c) => c.phase === 'state') ? [...phases, 'state'] : phases;
   if (ofRun && documented) {
     coverage.responses = responseCoverage(documented, exercisedBy);
@@ -639,6 +743,7 @@ async function run(phases: string[], options: RunOptions) {
     skipped: totals.skipped,
     phases: totals.phases,
     coverage,
+    ...(state?.summary ?? {}),
   };
   if (options.junit) writeJunit(options.junit, reported, cases);
   if (options.json) writeJson(options.json, summary, cases);

@@ -71,9 +71,13 @@ const TOKEN_OPERATIONS = new Set(model.tokenOperations.map((o) => o.operationId)
 const tokenOp = model.issueTokenOperation;
 if (!tokenOp) usage('the spec has no token operation with the client-credentials grant (grant_type).');
 
+import { createApi } from './api';
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
-import { createChecker, exercisedResponse, READ_VERBS } from './spec-check';
+import { cannotPutBack, createObserver, openLedger, rememberSetting } from './ledger';
+import { changesEveryItem } from './live-plan';
+import { READ_VERBS } from './safety';
+import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
 
 /** A workflow of the Arazzo files and what it needs of the target. */
@@ -85,6 +89,10 @@ interface Workflow {
   webhook: boolean;
   sandboxOnly: boolean;
   alerts: boolean;
+  /** Uses an operation that changes every alert (live-plan.ts changesEveryItem). */
+  changesEveryAlert: boolean;
+  /** Why a write of it cannot be undone, if one cannot (ledger.ts cannotPutBack). */
+  irreversible: string | undefined;
   inputs: string[];
 }
 
@@ -153,6 +161,12 @@ for (const file of files) {
       // Operations that change alerts the run did not cause (the first listed one, or all of
       // them), which no operation can put back.
       alerts: ops.some((op: string) => /^(markAllAlertsRead|dismissAllAlerts|markAlertRead|dismissAlert)$/.test(op)),
+      changesEveryAlert: ops.some((op: string) => changesEveryItem(op)),
+      // A write nothing undoes (ledger.ts), sent to what existed before the run (the batch writes go to the scratch sites).
+      irreversible: ops
+        .filter((op: string) => !/^batch/.test(op))
+        .map((op: string) => cannotPutBack({ operationId: op }))
+        .find(Boolean),
       // The inputs it reads ($inputs.siteId, …): one the target lacks skips it.
       inputs: [...new Set([...JSON.stringify(wf).matchAll(/\$inputs\.(\w+)/g)].map((m) => m[1]!))],
     });
@@ -313,6 +327,14 @@ const hasControl = target === 'sandbox' || Boolean(process.env.CONTRACT_CONTROL_
 // as the Dredd hooks check a transaction.
 const schemaProblems: string[] = [];
 let checkedResponses = 0;
+// Live runs: the ledger (ledger.ts) records what every answer says the run created or deleted.
+const ledger = openLedger();
+const observer = createObserver(model.operations, ledger);
+const observe = (method: string, path: string, status: number, sent: string | undefined, answer: string) =>
+  observer(method, path, status, sent, answer, 'workflows');
+/** The settings the workflows changed (ledger.ts rememberSetting), put back after the last workflow. */
+const putBacks = new Map<string, (() => Promise<string | undefined>) | undefined>();
+const api = createApi({ baseUrl, token: () => token, timeout: REQUEST_TIMEOUT_MS });
 const exercised = new Set(); // "<operationId> <status>" answered and checked without a problem, for the coverage
 const recorder = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -332,6 +354,14 @@ const recorder = http.createServer((req, res) => {
       } catch {}
     }
     if (headers.authorization === `Bearer ${inputToken}`) headers.authorization = `Bearer ${token}`;
+    // A setting the workflow changes (an add-on's quantity): read first, put back after the phase.
+    const settingOp =
+      target === 'live' && req.method !== 'GET' ? checker.findOperation(req.method!, path.split('?')[0]!) : undefined;
+    if (settingOp && !putBacks.has(settingOp.op.operationId)) {
+      putBacks.set(settingOp.op.operationId, undefined);
+      const putBack = await rememberSetting(settingOp.model, api, ledger, 'workflows').catch(() => undefined);
+      putBacks.set(settingOp.op.operationId, putBack);
+    }
     let answer: CappedAnswer;
     try {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
@@ -351,6 +381,14 @@ const recorder = http.createServer((req, res) => {
         out[k] = v;
     res.writeHead(answer.statusCode, out).end(bytes);
     const pathname = path.split('?')[0]!;
+    if (target === 'live')
+      observe(
+        req.method!,
+        pathname,
+        answer.statusCode,
+        chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined,
+        bytes.toString('utf8'),
+      );
     const info = checker.findOperation(req.method!, pathname);
     if (!info) return void schemaProblems.push(`${req.method} ${pathname}: no such operation in the spec`);
     checkedResponses += 1;
@@ -448,6 +486,7 @@ if (target === 'live') {
           },
           { deadline: REQUEST_TIMEOUT_MS },
         );
+        observe('POST', '/sites', r.statusCode, undefined, r.body);
         const id = JSON.parse(r.body)?.data?.id;
         if (id != null) ids.push(id);
       } catch {}
@@ -475,6 +514,11 @@ for (const wf of workflows) {
     reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';
   else if (wf.inputs.some((name) => inputs[name] === null))
     reason = `live: the target has no ${wf.inputs.filter((name) => inputs[name] === null).join(', ')} (${INPUT_NEEDS[wf.inputs.find((name) => inputs[name] === null)!] ?? 'see the workflow'})`;
+  else if (target === 'live' && wf.irreversible)
+    reason = `live: not sent to what existed before the run: ${wf.irreversible}`;
+  else if (target === 'live' && wf.changesEveryAlert)
+    reason =
+      'live: changes every alert (read_all, dismiss_all), those that existed before the run too, which cannot be put back';
   else if (wf.alerts && !hasControl)
     reason =
       'live: reads or dismisses alerts that existed before the run, which cannot be put back (needs CONTRACT_CONTROL_URL: a target the run may reset)';
@@ -562,7 +606,14 @@ for (const id of scratchSites) {
     if (r.statusCode !== 200 || !/ing"/.test(/"state":"[a-z_]*"/.exec(r.body)?.[0] ?? '')) break;
     await new Promise((ok) => setTimeout(ok, delay));
   }
-  await call('DELETE');
+  const gone = await call('DELETE');
+  observe('DELETE', `/sites/${id}`, gone.statusCode, undefined, gone.body);
+}
+// A fresh token: a workflow may have revoked the one the run started with.
+if (putBacks.size) token = await obtainToken(authUrl, tokenOp!, { checker }).catch(() => token);
+for (const [operationId, putBack] of putBacks) {
+  const problem = await putBack?.();
+  if (problem) schemaProblems.push(`${operationId}: ${problem}`);
 }
 await stopAll();
 
