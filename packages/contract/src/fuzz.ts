@@ -11,7 +11,6 @@ import { loadModel } from '@hosting-api/openapi/model';
 import { createApi } from './api';
 import { checkOfProblem, checksFromEnv } from './checks';
 import { STATEMENT_CHECKS, statementCoverage } from './checks/index';
-import { createWait } from './checks/wait';
 import {
   obtainToken,
   parseCommandLine,
@@ -39,6 +38,7 @@ import type {
   Res,
   StatementCheck,
 } from './types';
+import { createWaits } from './waits';
 
 const HELP = `Usage: node dist/fuzz.js (--sandbox | --live) [--seed N] [--max-examples N] [--only IDS] [--results FILE]
 
@@ -260,24 +260,25 @@ async function guarded(check: string, op: Operation, run: (op: Operation) => Pro
 // State waits: the gate's own sandbox, or a target with control routes (CONTRACT_CONTROL_URL), has
 // its clock moved on; any other live target is polled within the budget.
 const control = process.env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
-const waits = createWait({
+const { waits, waitFor } = createWaits({
+  budgetMs: Number(process.env.CONTRACT_WAIT_BUDGET) || 180_000,
   advance: sandbox
-    ? (ms: number) => sandbox!.advance(ms)
+    ? async () => sandbox!.advance(30_000)
     : control
-      ? (ms: number) =>
+      ? () =>
           cappedFetch(
             `${control}/__sandbox/clock`,
             {
               method: 'POST',
               headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify({ advance: `${Math.round(ms / 1000)}s` }),
+              body: JSON.stringify({ advance: '30s' }),
             },
             { deadline: REQUEST_TIMEOUT_MS },
           )
       : undefined,
 });
 const statementContext: CheckContext = {
-  wait: waits.wait,
+  wait: async (what, probe) => Boolean(await waitFor(what, probe)),
   model,
   live,
   allowWrites,
@@ -384,9 +385,9 @@ console.log(
     .map(([kind, k]) => `${kind} ${k.exercised}/${k.statements}`)
     .join(', ')}); silent and queued statements are not counted.`,
 );
-if (waits.spent.count)
+if (waits.count)
   console.log(
-    `State waits: ${waits.spent.count}, ${(waits.spent.ms / 1000).toFixed(1)} s of a budget of ${(waits.spent.budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${waits.spent.timedOut.length ? `; out of budget: ${waits.spent.timedOut.join(', ')}` : ''}.`,
+    `State waits: ${waits.count}, ${(waits.ms / 1000).toFixed(1)} s of a budget of ${(waits.budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${waits.timedOut.length ? `; out of budget: ${waits.timedOut.join(', ')}` : ''}.`,
   );
 console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 if (values.results) {

@@ -63,7 +63,7 @@ export interface CheckContext {
   writePath?: Record<string, unknown> | undefined;
   /** Requests go to what the run made (support.ts ownContext). */
   own?: boolean;
-  /** A state wait (checks/wait.ts): polls `probe` until true, within the run's budget; false when out of it. */
+  /** A state wait (waits.ts): polls `probe` until true, within the run's budget; false when out of it. */
   wait?: (what: string, probe: () => Promise<boolean>) => Promise<boolean>;
 }
 
