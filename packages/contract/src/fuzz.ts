@@ -284,11 +284,29 @@ const statementContext: CheckContext = {
   allowWrites,
   authUrl,
   client: { id: process.env.CONTRACT_CLIENT_ID, secret: process.env.CONTRACT_CLIENT_SECRET },
-  request: (op: Operation, options?: RequestParts) => requestOf(op, options),
+  request: (op: Operation, options?: RequestParts) => ({ ...requestOf(op, options), operationId: op.operationId }),
   // Live: the path parameters of what the run made (the resources \`check\` created for the fuzz
   // phase's writes), so that a write and the read of its effect address the same resource.
   writePath: live && writeParams ? writeParams : undefined,
-  send,
+  // Every answer a statement check gets is checked against the spec too (and counts as exercised).
+  async send(req: Req) {
+    const res = await send(req);
+    const op = req.operationId === undefined ? undefined : model.operation(req.operationId);
+    const failures = op ? responseFailures(op, res) : [];
+    if (op && failures.length)
+      record(
+        failures[0]!.check,
+        op,
+        `${failures[0]!.check} ${op.operationId} (an answer to a statement check)`,
+        'fail',
+        {
+          failures,
+          errors: failures.map((f) => f.message),
+          request: req,
+        },
+      );
+    return res;
+  },
   reset,
 };
 const statementCases: (Partial<PhaseResult> & { outcome: string; statementPointer?: string })[] = [];

@@ -13,6 +13,8 @@ export interface Req {
   body?: string | undefined;
   /** What a report shows for a credential sent (token_credentials: a wrong secret, not the real one). */
   shown?: string | undefined;
+  /** The operation a statement check sent it to: its answer is checked against the spec as well. */
+  operationId?: string | undefined;
 }
 
 /** The paging block of a list's answer. */
