@@ -70,16 +70,20 @@ export function seedState(nowMs: number): SandboxState {
       datacenterCode: 'DCA',
       phpVersion: '8.3',
     }),
-    site({
-      ...base,
-      id: 123461,
-      name: 'analytical-engine',
-      created: at(10 * DAY),
-      state: 'live',
-      datacenterCode: 'AMS',
-      favorite: true,
-      gitEnrolled: false,
-    }),
+    site(
+      {
+        ...base,
+        id: 123461,
+        name: 'analytical-engine',
+        created: at(10 * DAY),
+        state: 'live',
+        datacenterCode: 'AMS',
+        favorite: true,
+        gitEnrolled: false,
+      },
+      // Edge-cache defensive mode on for six more hours: a site whose `edgeCacheDefensiveModeUntil` is set.
+      { edgeCacheDefensiveMode: true, edgeCacheDefensiveModeUntil: epoch(-6 * 3_600_000) },
+    ),
   ];
 
   const activity: ActivityRecord[] = [
