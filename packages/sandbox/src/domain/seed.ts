@@ -30,7 +30,13 @@ export function seedState(nowMs: number): SandboxState {
         favorite: true,
         tags: [{ id: 11, name: 'client-a' }],
       },
-      { displayName: 'Ada Lovelace Blog', lightWeight404: true },
+      // Edge-cache defensive mode on for six more hours: `edgeCacheDefensiveModeUntil` has a value to read.
+      {
+        displayName: 'Ada Lovelace Blog',
+        lightWeight404: true,
+        edgeCacheDefensiveMode: true,
+        edgeCacheDefensiveModeUntil: epoch(-6 * 3_600_000),
+      },
     ),
     site({
       ...base,
@@ -70,20 +76,16 @@ export function seedState(nowMs: number): SandboxState {
       datacenterCode: 'DCA',
       phpVersion: '8.3',
     }),
-    site(
-      {
-        ...base,
-        id: 123461,
-        name: 'analytical-engine',
-        created: at(10 * DAY),
-        state: 'live',
-        datacenterCode: 'AMS',
-        favorite: true,
-        gitEnrolled: false,
-      },
-      // Edge-cache defensive mode on for six more hours: a site whose `edgeCacheDefensiveModeUntil` is set.
-      { edgeCacheDefensiveMode: true, edgeCacheDefensiveModeUntil: epoch(-6 * 3_600_000) },
-    ),
+    site({
+      ...base,
+      id: 123461,
+      name: 'analytical-engine',
+      created: at(10 * DAY),
+      state: 'live',
+      datacenterCode: 'AMS',
+      favorite: true,
+      gitEnrolled: false,
+    }),
   ];
 
   const activity: ActivityRecord[] = [
