@@ -6,11 +6,11 @@ import type { Json, Statement } from '../types';
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** Request field → read field for every scalar (or null) field of `body` that `read` shows. */
+/** Request field → read field for every field of `body` stated or shown by `read` (scalars and null). */
 export function echoedFields(statement: Statement, body: Json, read: Json): Record<string, string> {
   const stated = statement.fields ?? {};
-  const out: Record<string, string> = { ...stated };
-  if (!body || typeof body !== 'object' || !read || typeof read !== 'object') return out;
+  if (!body || typeof body !== 'object' || !read || typeof read !== 'object') return {};
+  const out: Record<string, string> = Object.fromEntries(Object.entries<string>(stated).filter(([f]) => f in body));
   for (const [field, value] of Object.entries(body)) {
     if (field in stated || (statement.notRead ?? []).includes(field)) continue;
     if (value !== null && typeof value === 'object') continue;
