@@ -26,7 +26,14 @@ export interface CheckRun {
     passed: number;
     phases: Record<string, { passed: number; failed: number }>;
     /** The state diff's figures (main.ts): what it read, what changed, what others did meanwhile. */
-    stateDiff?: { compared: number; requests: number; budget: number; changed: string[]; concurrent: string[] };
+    stateDiff?: {
+      compared: number;
+      requests: number;
+      budget: number;
+      changed: string[];
+      concurrent: string[];
+      volatile?: string[];
+    };
     /** The ledger (ledger.ts ledgerReport): what the run created, deleted, changed and put back. */
     ledger?: { created: string[]; deleted: string[]; changed: string[]; restored: string[]; notRestored: string[] };
     coverage?: {

@@ -56,7 +56,6 @@ export function createSnapshot(
   const readable = ops.filter(
     (o) => isSafe(o) && Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
   );
-  const getPaths = new Set(ops.filter((o) => o.method === 'get').map((o) => o.path));
 
   /** Reads `path`, and every further page of a paged list (page.nextPage); undefined when not 200. */
   async function readAll(path: string, spend: () => boolean) {
@@ -118,10 +117,12 @@ export function createSnapshot(
             continue;
           }
           const s = await read(path, o);
-          // A list feeds the ids of the paths under it (`/sites/{site_id}/notes/{note_id}` from `/sites/1/notes`).
-          if (s?.isList && getPaths.has(`${o.path}/{${paramOf(o.path)}}`)) {
-            const param = paramOf(o.path);
-            const found = itemsOf({ data: s.data })
+          // A list feeds the ids of the paths under it (`/sites/1/notes` → `/sites/1/notes/{note_id}`;
+          // `/zones` → `/zones/{zone_id}/records`), an object with one list of items too.
+          const param = paramOf(o.path);
+          const items = s ? itemsOf({ data: s.data }) : [];
+          if (param && items.length) {
+            const found = items
               .map((i) => idOf(i, param))
               .filter((x) => x !== undefined && x !== null)
               .map((id) => ({ ...f, [param]: id }));
@@ -135,12 +136,10 @@ export function createSnapshot(
     return { resources, requests: Math.min(requests, budget), unread, volatile: [] };
   }
 
-  /** The parameter an item of the list at `path` fills: the one of the GET under it. */
+  /** The parameter an item of the list at `path` fills: the one right after it in a readable path. */
   function paramOf(path: string) {
-    const under = [...getPaths].find(
-      (p) => p.startsWith(`${path}/{`) && paramNames(p).length === paramNames(path).length + 1,
-    );
-    return under ? (paramNames(under).at(-1) as string) : 'id';
+    const under = readable.find((o) => o.path.startsWith(`${path}/{`));
+    return under?.path.slice(path.length + 2).split('}')[0];
   }
 
   /**
