@@ -34,10 +34,11 @@ function behaviourStatements() {
     Paths: { PathItem: { Operation: checkOperation } },
     Schema(schema, { report, location }) {
       const relation = schema?.['x-relation'];
-      if (relation !== undefined && !(typeof relation?.countOf === 'string' || relation?.movesOnChange === true))
+      const kinds = [relation?.countOf, relation?.lastSegmentOf].filter((f) => typeof f === 'string');
+      if (relation !== undefined && !(kinds.length === 1 || relation?.movesOnChange === true))
         report({
           message:
-            'x-relation is {countOf: <sibling list field>} or {movesOnChange: true, notBefore?: <timestamp field>}.',
+            'x-relation is {countOf: <sibling list field>}, {lastSegmentOf: <sibling URL field>} or {movesOnChange: true, notBefore?: <timestamp field>}.',
           location: location.child('x-relation'),
         });
       const unit = schema?.['x-unit'];

@@ -77,11 +77,17 @@ export function readStatements(document, operations, sources = {}) {
     if (!node || typeof node !== 'object') return;
     if (typeof node['x-unit'] === 'string')
       add({ kind: 'unit', unit: node['x-unit'], schema, field: path.join('.') }, `${pointer}/x-unit`);
-    // Relations (x-relation): a count of a sibling list, a timestamp that moves on every change.
+    // Relations (x-relation): a count of a sibling list, a timestamp that moves on every change, the
+    // last segment of a URL.
     const relation = node['x-relation'];
     if (relation && typeof relation === 'object')
       add(
-        { ...relation, kind: relation.countOf ? 'count' : 'timestamp', schema, field: path.join('.') },
+        {
+          ...relation,
+          kind: relation.countOf ? 'count' : relation.lastSegmentOf ? 'segment' : 'timestamp',
+          schema,
+          field: path.join('.'),
+        },
         `${pointer}/x-relation`,
       );
     for (const [name, sub] of Object.entries(node.properties ?? {}))

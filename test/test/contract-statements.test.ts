@@ -26,6 +26,7 @@ const STATEMENT_CHECKS = [
   'state_transitions',
   'counts_follow_lists',
   'timestamps_move',
+  'derived_values',
 ];
 
 const gate = runContractCli;
@@ -108,6 +109,12 @@ function driftingServer(sandbox: Sandbox, secret: string) {
       if (Array.isArray(site.data?.collaborators)) site.data.collaboratorsCount = site.data.collaborators.length + 1;
       text = JSON.stringify(site);
     }
+    // derived_values: a must-use plugin's slug drops its file extension (not the path's last segment).
+    if (/^\/v1\/mu-plugins(\/\d+)?$/.test(path) && method === 'GET' && answer.status === 200) {
+      const plugins = JSON.parse(text);
+      for (const p of [plugins.data].flat()) if (typeof p?.slug === 'string') p.slug = p.slug.replace(/\.php$/, '');
+      text = JSON.stringify(plugins);
+    }
     // timestamps_move: a note's `updated` stays at its creation time.
     if (/^\/v1\/sites\/\d+\/notes(\/\d+)?$/.test(path) && answer.status === 200) {
       const notes = JSON.parse(text);
@@ -176,6 +183,7 @@ const OPS = [
   'cloneSite',
   'updateSiteNote',
   'updateAccount',
+  'listMuPlugins',
 ];
 
 describe('the behaviour statement checks against a drifting server', () => {
@@ -208,6 +216,7 @@ describe('the behaviour statement checks against a drifting server', () => {
         'timestamps_move updateSiteNote',
         'create_listed cloneSite',
         'write_read_back updateAccount',
+        'derived_values listMuPlugins',
       ].sort(),
     );
   });

@@ -7,6 +7,7 @@ import type { Statement } from '../types';
 import counts_follow_lists from './counts_follow_lists';
 import create_listed from './create_listed';
 import delete_gone from './delete_gone';
+import derived_values from './derived_values';
 import list_filters from './list_filters';
 import list_order from './list_order';
 import list_search from './list_search';
@@ -30,6 +31,7 @@ const STATEMENT_CHECKS = [
   state_transitions,
   counts_follow_lists,
   timestamps_move,
+  derived_values,
 ];
 
 /** Statements no check can exercise by their nature: silent ones and queued effects. */

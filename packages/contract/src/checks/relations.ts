@@ -8,7 +8,7 @@ const dataOf = (op: Operation): Json =>
   op.responses[String(op.successStatus)]?.content?.['application/json']?.schema?.properties?.data;
 
 /** The relation statements of `kind` about what `op` answers, and where: the data itself, or each item. */
-export function relationsOf(ctx: CheckContext, op: Operation, kind: 'count' | 'timestamp') {
+export function relationsOf(ctx: CheckContext, op: Operation, kind: 'count' | 'timestamp' | 'segment') {
   const data = dataOf(op);
   const schemas = ctx.model.dereferenced?.components?.schemas ?? {};
   const out: { statement: Statement; each: boolean }[] = [];
