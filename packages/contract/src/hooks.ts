@@ -189,9 +189,12 @@ function lookup(transaction: Transaction) {
   return operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
 }
 
-/** A GET's documented refusal (not 400, 401, 404) that the live plan looks for among existing resources. */
+/** A GET's documented refusal (not 400, 401, 404), or a write's 422 (with writes allowed), that the live plan looks for among existing resources. */
 const refusalRead = (info: OperationInfo, status: string) =>
-  PLANNED && info.model.method === 'get' && /^4/.test(status) && !['400', '401', '404'].includes(status);
+  PLANNED &&
+  (info.model.method === 'get' || (ALLOW_WRITES && status === '422')) &&
+  /^4/.test(status) &&
+  !['400', '401', '404'].includes(status);
 
 /** Why this transaction is not run, or undefined to run it. */
 function skipReason(
