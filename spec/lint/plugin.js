@@ -33,6 +33,14 @@ function behaviourStatements() {
     // Operations of `paths` only: a webhook is not called by a client.
     Paths: { PathItem: { Operation: checkOperation } },
     Schema(schema, { report, location }) {
+      const relation = schema?.['x-relation'];
+      const kinds = [relation?.countOf, relation?.lastSegmentOf].filter((f) => typeof f === 'string');
+      if (relation !== undefined && !(kinds.length === 1 || relation?.movesOnChange === true))
+        report({
+          message:
+            'x-relation is {countOf: <sibling list field>}, {lastSegmentOf: <sibling URL field>} or {movesOnChange: true, notBefore?: <timestamp field>}.',
+          location: location.child('x-relation'),
+        });
       const unit = schema?.['x-unit'];
       if (unit !== undefined && !UNITS.includes(unit))
         report({ message: `x-unit is one of ${UNITS.join(', ')}.`, location: location.child('x-unit') });
@@ -92,9 +100,70 @@ function behaviourStatements() {
   }
 }
 
+// States (CONVENTIONS.md, `x-state`): a write that answers a resource with a state field (`state` or
+// `status`, a string), or deletes one, states its transition (or `x-state: silent` where part 3's
+// table states none); a transition names the read that shows it and only the keys the checks know.
+const STATE_KEYS = ['read', 'on', 'match', 'requires', 'refused', 'after', 'settles', 'adds', 'says'];
+function stateTransitions() {
+  let pathGet; // the GET of the path item being visited
+  // Follows a $ref from the file it is written in; returns the node and the file it is in.
+  const follow = (node, from, resolve) => {
+    if (!node?.$ref) return { node, from };
+    const r = resolve(node, from);
+    return { node: r.node, from: r.location?.source?.absoluteRef ?? from };
+  };
+  const stateFieldOf = (operation, from, resolve) => {
+    if (!operation) return undefined;
+    const success = Object.keys(operation.responses ?? {}).find((s) => /^2/.test(s));
+    const response = follow(operation.responses?.[success], from, resolve);
+    const envelope = follow(response.node?.content?.['application/json']?.schema, response.from, resolve);
+    const data = follow(envelope.node?.properties?.data, envelope.from, resolve);
+    return ['state', 'status'].find((f) => {
+      const field = follow(data.node?.properties?.[f], data.from, resolve).node;
+      return [field?.type].flat().includes('string');
+    });
+  };
+  return {
+    Paths: {
+      PathItem: {
+        enter(pathItem) {
+          pathGet = pathItem.get;
+        },
+        Operation(operation, { report, location, key, resolve }) {
+          const id = operation.operationId;
+          if (!isWrite(key, id)) return;
+          const from = location.source.absoluteRef;
+          const field =
+            stateFieldOf(operation, from, resolve) ??
+            (key === 'delete' ? stateFieldOf(pathGet, from, resolve) : undefined);
+          const state = operation['x-state'];
+          if (field && state === undefined)
+            report({
+              message: `${id} writes a resource with a state field (${field}): state its transition in x-state (or x-state: silent where the documentation's states table states none; see spec/CONVENTIONS.md).`,
+              location: location.key(),
+            });
+          if (state === undefined || state === 'silent') return;
+          const unknown = Object.keys(state ?? {}).filter((k) => !STATE_KEYS.includes(k));
+          if (typeof state !== 'object' || !state.read || !(state.after || state.settles) || unknown.length)
+            report({
+              message: `x-state is silent or {read, after and/or settles${unknown.length ? `; not ${unknown.join(', ')}` : ''}} (keys: ${STATE_KEYS.join(', ')}).`,
+              location: location.child('x-state'),
+            });
+        },
+      },
+    },
+  };
+}
+
 export default function hostingApiPlugin() {
   return {
     id: 'hosting-api',
-    rules: { oas3: { 'unique-client-method': uniqueClientMethod, 'behaviour-statements': behaviourStatements } },
+    rules: {
+      oas3: {
+        'unique-client-method': uniqueClientMethod,
+        'behaviour-statements': behaviourStatements,
+        'state-transitions': stateTransitions,
+      },
+    },
   };
 }

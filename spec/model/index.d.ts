@@ -77,6 +77,8 @@ export interface Operation {
   };
   /** A write's effects on reads (`x-effects`); one statement of kind `effect` with `silent` where none is stated. */
   effects?: Statement[];
+  /** A write's state transition (`x-state`, kind `state`; `silent` where the states table states none). */
+  state?: Statement;
   /** The links of its success response: which operation its answer feeds, with which parameters. */
   links: { name: string; operationId: string; parameters: Record<string, string>; source: string }[];
 }

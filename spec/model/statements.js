@@ -1,7 +1,7 @@
 // The behaviour statements of the spec (CONVENTIONS.md, "Behaviour statements"): what the API
 // documentation states in prose about lists (`x-list`: order, filters, search, paging), about the
 // effect of writes on reads (`x-effects`), about units and clocks (`x-unit`, root `x-units`), and
-// which response feeds which operation (`links`). Each statement carries the file and line of
+// which response feeds which operation (`links`), and about states (`x-state`: part 3's table). Each statement carries the file and line of
 // spec/ where it is written (`source`), so a check that fails can cite it.
 
 export const LIST_KINDS = ['order', 'filter', 'search', 'paging'];
@@ -49,6 +49,17 @@ export function readStatements(document, operations, sources = {}) {
         : effects === 'silent'
           ? [add({ operationId: op.operationId, kind: 'effect', silent: true }, `${base}/x-effects`)]
           : effects.map((e, i) => add({ ...e, operationId: op.operationId, effect: e.kind }, `${base}/x-effects/${i}`));
+    // States (x-state): one statement, the transition of the write (or silent).
+    const state = op.bundled?.['x-state'];
+    op.state =
+      state === undefined
+        ? undefined
+        : add(
+            state === 'silent'
+              ? { operationId: op.operationId, kind: 'state', silent: true }
+              : { ...state, operationId: op.operationId, kind: 'state' },
+            `${base}/x-state`,
+          );
     op.links = [];
     const success = op.successStatus === undefined ? undefined : op.bundled?.responses?.[op.successStatus];
     for (const [name, link] of Object.entries(success?.links ?? {}))
@@ -66,6 +77,19 @@ export function readStatements(document, operations, sources = {}) {
     if (!node || typeof node !== 'object') return;
     if (typeof node['x-unit'] === 'string')
       add({ kind: 'unit', unit: node['x-unit'], schema, field: path.join('.') }, `${pointer}/x-unit`);
+    // Relations (x-relation): a count of a sibling list, a timestamp that moves on every change, the
+    // last segment of a URL.
+    const relation = node['x-relation'];
+    if (relation && typeof relation === 'object')
+      add(
+        {
+          ...relation,
+          kind: relation.countOf ? 'count' : relation.lastSegmentOf ? 'segment' : 'timestamp',
+          schema,
+          field: path.join('.'),
+        },
+        `${pointer}/x-relation`,
+      );
     for (const [name, sub] of Object.entries(node.properties ?? {}))
       walk(sub, `${pointer}/properties/${escapeKey(name)}`, schema, [...path, name]);
     if (node.items) walk(node.items, `${pointer}/items`, schema, [...path, '[]']);

@@ -1,5 +1,5 @@
 // Where each behaviour statement of the spec is written: the file and line under spec/ of every
-// `x-list`, `x-effects`, `x-unit`, `x-units` and `links` node (and of each entry inside them), by
+// `x-list`, `x-effects`, `x-state`, `x-relation`, `x-unit`, `x-units` and `links` node (and of each entry inside them), by
 // its JSON pointer in the bundled document. `bundle` writes the map to dist/sources.json beside
 // the bundle; the model (index.js) reads it so that a failed check can cite `spec/<file>:<line>`.
 // Run: node scripts/statement-sources.js [specDir] [outFile]
@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 
-export const STATEMENT_KEYS = ['x-list', 'x-effects', 'x-unit', 'x-units', 'links'];
+export const STATEMENT_KEYS = ['x-list', 'x-effects', 'x-state', 'x-relation', 'x-unit', 'x-units', 'links'];
 const escapeKey = (key) => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** Every statement node of one YAML file: in-file pointer → line (1-based). */

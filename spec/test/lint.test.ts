@@ -13,6 +13,14 @@ const op = (extra: Op): Op => ({
   responses: { 200: { description: 'ok' }, 401: { description: 'no token' } },
   ...extra,
 });
+const stateful = {
+  description: 'ok',
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { data: { type: 'object', properties: { state: { type: 'string' } } } } },
+    },
+  },
+};
 const fixture = {
   openapi: '3.1.0',
   info: { title: 't', version: '1', description: 'd', license: { name: 'MIT', url: 'https://mit.license' } },
@@ -30,6 +38,26 @@ const fixture = {
       get: op({ operationId: 'listG', 'x-client-method': 'g.list' }),
       post: op({ operationId: 'createG', 'x-client-method': 'g.create', 'x-list': { order: 'silent' } }),
       put: op({ operationId: 'updateG', 'x-client-method': 'g.update', 'x-effects': [{ kind: 'flipped' }] }),
+    },
+    // Writes of a resource with a state field: the create answers it, the delete's path reads it.
+    '/s': {
+      post: op({
+        operationId: 'createS',
+        'x-client-method': 's.create',
+        'x-effects': 'silent',
+        responses: { 200: stateful, 401: { description: 'no token' } },
+      }),
+    },
+    '/s/{id}': {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' }, example: 1 }],
+      get: op({ operationId: 'getS', 'x-client-method': 's.get', responses: { 200: stateful } }),
+      delete: op({ operationId: 'deleteS', 'x-client-method': 's.delete', 'x-effects': 'silent' }),
+      put: op({
+        operationId: 'updateS',
+        'x-client-method': 's.update',
+        'x-effects': 'silent',
+        'x-state': { after: {} },
+      }),
     },
     '/f/{id}': {
       get: op({
@@ -55,6 +83,13 @@ it('reports every spec problem the client generator leaves to lint, with what to
       expect.stringMatching(/^#\/paths\/~1f~1\{id\}\/get\/responses operation-2xx-response: .*2XX/),
       '#/paths/~1g/get hosting-api/behaviour-statements: listG is a list: state its documented order in x-list.order (or order: silent where the documentation states none; see spec/CONVENTIONS.md).',
       '#/paths/~1g/post hosting-api/behaviour-statements: createG is a write: state its effect on the reads in x-effects (or x-effects: silent where the documentation states none; see spec/CONVENTIONS.md).',
+      "#/paths/~1s/post hosting-api/state-transitions: createS writes a resource with a state field (state): state its transition in x-state (or x-state: silent where the documentation's states table states none; see spec/CONVENTIONS.md).",
+      expect.stringMatching(
+        /^#\/paths\/~1s~1\{id\}\/delete hosting-api\/state-transitions: deleteS writes a resource with a state field/,
+      ),
+      expect.stringMatching(
+        /^#\/paths\/~1s~1\{id\}\/put\/x-state hosting-api\/state-transitions: x-state is silent or \{read, /,
+      ),
       expect.stringMatching(
         /^#\/paths\/~1g\/put\/x-effects\/0 hosting-api\/behaviour-statements: An effect's kind is one of created, /,
       ),

@@ -214,6 +214,16 @@ describe('the spec model on the bundled spec', () => {
       site_id: '$request.path.site_id',
       note_id: '$response.body#/data/id',
     });
+    // States (x-state): a clone starts cloning with its source's id, settles live.
+    const clone = m.operation('cloneSite').state!;
+    expect(clone).toMatchObject({
+      kind: 'state',
+      read: 'getSite',
+      after: { state: 'cloning', clonedFromId: '$request.path.site_id' },
+      settles: { state: 'live', clonedFromId: '$request.path.site_id' },
+    });
+    expect(lineOf(clone.source)).toContain('x-state:');
+    expect(m.operation('updateSite').state).toMatchObject({ kind: 'state', silent: true });
     const requested = m.statementAt('/components/schemas/OndemandBackup/properties/requested/x-unit')!;
     expect(requested).toMatchObject({
       kind: 'unit',

@@ -23,6 +23,10 @@ const STATEMENT_CHECKS = [
   'delete_gone',
   'value_units',
   'token_credentials',
+  'state_transitions',
+  'counts_follow_lists',
+  'timestamps_move',
+  'derived_values',
 ];
 
 const gate = runContractCli;
@@ -56,6 +60,14 @@ function driftingServer(sandbox: Sandbox, secret: string) {
       if (form.get('client_id') === sandbox.clients[0]!.clientId) form.set('client_secret', secret);
       body = form.toString();
     }
+    // create_listed: a clone ignores the datacenter it is sent (it stays in its source's).
+    if (method === 'POST' && /^\/v1\/sites\/\d+\/clone$/.test(path) && body) {
+      const { datacenter_code: _ignored, ...rest } = JSON.parse(body);
+      body = JSON.stringify(rest);
+    }
+    // write_read_back: `datacenter_code: null` is answered as done, and the default stays.
+    if (method === 'PUT' && path === '/v1/account' && body && JSON.parse(body).datacenter_code === null)
+      return json(200, { message: 'Success', data: null, errors: null });
     // list_filters: `contains` filters of the account activity log are applied as `equals`.
     if (path === '/v1/account/logs/activity' && body)
       body = body.replaceAll('"operator":"contains"', '"operator":"equals"');
@@ -89,6 +101,26 @@ function driftingServer(sandbox: Sandbox, secret: string) {
     }
     const answer = await upstream();
     let text = await answer.text();
+    // state_transitions: a clone forgets its source (clonedFromId null in its answer and reads).
+    if (/^\/v1\/sites\/\d+(\/clone)?$/.test(path) && answer.status === 200) {
+      const site = JSON.parse(text);
+      if (site.data?.clonedFromId) site.data.clonedFromId = null;
+      // counts_follow_lists: a site's collaboratorsCount counts one more than its collaborators.
+      if (Array.isArray(site.data?.collaborators)) site.data.collaboratorsCount = site.data.collaborators.length + 1;
+      text = JSON.stringify(site);
+    }
+    // derived_values: a must-use plugin's slug drops its file extension (not the path's last segment).
+    if (/^\/v1\/mu-plugins(\/\d+)?$/.test(path) && method === 'GET' && answer.status === 200) {
+      const plugins = JSON.parse(text);
+      for (const p of [plugins.data].flat()) if (typeof p?.slug === 'string') p.slug = p.slug.replace(/\.php$/, '');
+      text = JSON.stringify(plugins);
+    }
+    // timestamps_move: a note's `updated` stays at its creation time.
+    if (/^\/v1\/sites\/\d+\/notes(\/\d+)?$/.test(path) && answer.status === 200) {
+      const notes = JSON.parse(text);
+      for (const note of [notes.data].flat()) if (note?.created) note.updated = note.created;
+      text = JSON.stringify(notes);
+    }
     // list_order: the whole site list comes back favorites last.
     if (method === 'GET' && path === '/v1/sites' && !url.searchParams.has('paginate') && answer.status === 200) {
       const list = JSON.parse(text);
@@ -122,6 +154,8 @@ const liveAt = (url: string) => ({
   CONTRACT_AUTH_URL: url,
   CONTRACT_CLIENT_ID: sandbox.clients[0]!.clientId,
   CONTRACT_CLIENT_SECRET: sandbox.clients[0]!.clientSecret,
+  // State waits move the (frozen) clock of the sandbox behind the URL on.
+  CONTRACT_CONTROL_URL: sandbox.authUrl,
 });
 
 interface Case {
@@ -146,6 +180,10 @@ const OPS = [
   'listSiteOndemandBackups',
   'createAccessToken',
   'getSite',
+  'cloneSite',
+  'updateSiteNote',
+  'updateAccount',
+  'listMuPlugins',
 ];
 
 describe('the behaviour statement checks against a drifting server', () => {
@@ -173,6 +211,12 @@ describe('the behaviour statement checks against a drifting server', () => {
         'delete_gone deleteSiteFirewallRule',
         'value_units listSiteOndemandBackups',
         'token_credentials createAccessToken',
+        'state_transitions cloneSite',
+        'counts_follow_lists getSite',
+        'timestamps_move updateSiteNote',
+        'create_listed cloneSite',
+        'write_read_back updateAccount',
+        'derived_values listMuPlugins',
       ].sort(),
     );
   });

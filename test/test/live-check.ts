@@ -62,12 +62,22 @@ export function liveCheck(
       sandbox.authUrl,
       '--client-id',
       'sandbox-client',
+      // The sandbox's second application (scope authorized only): the documented 403s of the scopes.
+      '--limited-client-id',
+      'sandbox-limited',
       '--allow-writes',
       ...(command === 'check' ? ['--max-examples', '3'] : []),
       '--json',
       json,
     ],
-    { env: { ...clean, CONTRACT_CLIENT_SECRET: 'sandbox-secret', ...env } },
+    {
+      env: {
+        ...clean,
+        CONTRACT_CLIENT_SECRET: 'sandbox-secret',
+        CONTRACT_LIMITED_CLIENT_SECRET: 'sandbox-limited-secret',
+        ...env,
+      },
+    },
   );
   let output = '';
   child.stdout.on('data', (c: Buffer) => {

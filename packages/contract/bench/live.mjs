@@ -28,12 +28,19 @@ for (const speed of speeds.length ? speeds : [60, 1]) {
         sandbox.authUrl,
         '--client-id',
         sandbox.clients[0].clientId,
+        // The sandbox's second application (scope authorized only): every documented 403 of a scope.
+        '--limited-client-id',
+        sandbox.clients[1].clientId,
         '--allow-writes',
         '--json',
         json,
       ],
       {
-        env: { ...process.env, CONTRACT_CLIENT_SECRET: sandbox.clients[0].clientSecret },
+        env: {
+          ...process.env,
+          CONTRACT_CLIENT_SECRET: sandbox.clients[0].clientSecret,
+          CONTRACT_LIMITED_CLIENT_SECRET: sandbox.clients[1].clientSecret,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

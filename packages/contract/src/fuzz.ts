@@ -39,6 +39,7 @@ import type {
   Res,
   StatementCheck,
 } from './types';
+import { createWaits } from './waits';
 
 // Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
 guardOutput();
@@ -260,17 +261,56 @@ async function guarded(check: string, op: Operation, run: (op: Operation) => Pro
   }
 }
 // ---- the checks derived from the spec's behaviour statements (src/checks/) ------------------
+// State waits: the gate's own sandbox, or a target with control routes (CONTRACT_CONTROL_URL), has
+// its clock moved on; any other live target is polled within the budget.
+const control = process.env.CONTRACT_CONTROL_URL?.replace(/\/$/, '');
+const { waits, waitFor } = createWaits({
+  budgetMs: Number(process.env.CONTRACT_WAIT_BUDGET) || 180_000,
+  advance: sandbox
+    ? async () => sandbox!.advance(30_000)
+    : control
+      ? () =>
+          cappedFetch(
+            `${control}/__sandbox/clock`,
+            {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ advance: '30s' }),
+            },
+            { deadline: REQUEST_TIMEOUT_MS },
+          )
+      : undefined,
+});
 const statementContext: CheckContext = {
+  wait: async (what, probe) => Boolean(await waitFor(what, probe)),
   model,
   live,
   allowWrites,
   authUrl,
   client: { id: process.env.CONTRACT_CLIENT_ID, secret: process.env.CONTRACT_CLIENT_SECRET },
-  request: (op: Operation, options?: RequestParts) => requestOf(op, options),
+  request: (op: Operation, options?: RequestParts) => ({ ...requestOf(op, options), operationId: op.operationId }),
   // Live: the path parameters of what the run made (the resources \`check\` created for the fuzz
   // phase's writes), so that a write and the read of its effect address the same resource.
   writePath: live && writeParams ? writeParams : undefined,
-  send,
+  // Every answer a statement check gets is checked against the spec too (and counts as exercised).
+  async send(req: Req) {
+    const res = await send(req);
+    const op = req.operationId === undefined ? undefined : model.operation(req.operationId);
+    const failures = op ? responseFailures(op, res) : [];
+    if (op && failures.length)
+      record(
+        failures[0]!.check,
+        op,
+        `${failures[0]!.check} ${op.operationId} (an answer to a statement check)`,
+        'fail',
+        {
+          failures,
+          errors: failures.map((f) => f.message),
+          request: req,
+        },
+      );
+    return res;
+  },
   reset,
 };
 const statementCases: (Partial<PhaseResult> & { outcome: string; statementPointer?: string })[] = [];
@@ -367,6 +407,10 @@ console.log(
     .map(([kind, k]) => `${kind} ${k.exercised}/${k.statements}`)
     .join(', ')}); silent and queued statements are not counted.`,
 );
+if (waits.count)
+  console.log(
+    `State waits: ${waits.count}, ${(waits.ms / 1000).toFixed(1)} s of a budget of ${(waits.budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${waits.timedOut.length ? `; out of budget: ${waits.timedOut.join(', ')}` : ''}.`,
+  );
 console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 if (values.results) {
   mkdirSync(dirname(resolve(values.results)), { recursive: true });

@@ -43,6 +43,19 @@ const REQUEST_TIMEOUT = Number(env.CONTRACT_REQUEST_TIMEOUT);
 /** A request of the hooks' own: the run's deadline and size cap (http-cap.ts). */
 const request = (url: string | URL, init: FetchInit) => cappedFetch(url, init, { deadline: REQUEST_TIMEOUT });
 const data: Json = env.CONTRACT_TARGET_DATA ? JSON.parse(readFileSync(env.CONTRACT_TARGET_DATA, 'utf8')) : {};
+// A second application with fewer scopes (--limited-client-id, CONTRACT_LIMITED_CLIENT_SECRET): the
+// documented 403 of every operation that requires a scope of its own is sent with its token.
+const LIMITED = env.CONTRACT_LIMITED_CLIENT_ID && env.CONTRACT_LIMITED_CLIENT_SECRET ? 'limited-client' : undefined;
+if (LIMITED)
+  data.clients = {
+    ...data.clients,
+    [LIMITED]: { client_id: env.CONTRACT_LIMITED_CLIENT_ID, client_secret: env.CONTRACT_LIMITED_CLIENT_SECRET },
+  };
+/** The limited client for a 403 of an operation whose own security names a scope. */
+const scopeOverride = (info: OperationInfo, status: string) =>
+  LIMITED && status === '403' && (info.op.security ?? []).some((r: Json) => Object.values(r).flat().length)
+    ? { client: LIMITED }
+    : undefined;
 
 /**
  * Transactions skipped by name (`<operationId> <status>`), with the reason. Empty: against the
@@ -177,9 +190,12 @@ function lookup(transaction: Transaction) {
   return operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
 }
 
-/** A GET's documented refusal (not 400, 401, 404) that the live plan looks for among existing resources. */
+/** A GET's documented refusal (not 400, 401, 404), or a write's 422 (with writes allowed), that the live plan looks for among existing resources. */
 const refusalRead = (info: OperationInfo, status: string) =>
-  PLANNED && info.model.method === 'get' && /^4/.test(status) && !['400', '401', '404'].includes(status);
+  PLANNED &&
+  (info.model.method === 'get' || (ALLOW_WRITES && status === '422')) &&
+  /^4/.test(status) &&
+  !['400', '401', '404'].includes(status);
 
 /** Why this transaction is not run, or undefined to run it. */
 function skipReason(
@@ -259,7 +275,9 @@ function beforeEach(transaction: Transaction, done: Done) {
   // One transaction per documented media type: `"<operationId> <status> <media type>"` entries
   // of the target data apply to that one only, `"<operationId> <status>"` ones to all of them.
   const mediaType = transaction.expected.headers?.['Content-Type'] ?? 'application/json';
-  const override = data.requests?.[`${key} ${mediaType}`] ?? data.requests?.[key];
+  const named = data.requests?.[`${key} ${mediaType}`] ?? data.requests?.[key];
+  const scoped = named ? undefined : scopeOverride(info, status);
+  const override = named ?? scoped;
   transaction.contract = {
     key,
     operationId: info.op.operationId,
@@ -275,7 +293,10 @@ function beforeEach(transaction: Transaction, done: Done) {
   }
   // Live, no target data for it: the plan says which ids it is sent to (live-plan.ts).
   const planned =
-    plan && !override && !TOKEN_OPERATIONS.has(info.op.operationId) && (status.startsWith('2') || status === '404');
+    plan &&
+    (!override || scoped) &&
+    !TOKEN_OPERATIONS.has(info.op.operationId) &&
+    (status.startsWith('2') || status === '404' || scoped);
   if (plan && !override && refusalRead(info, status)) {
     plan
       .resolveRefusal(info.model, mediaType, status)
@@ -313,7 +334,7 @@ function beforeEach(transaction: Transaction, done: Done) {
       transaction.contract!.planned = true;
       // The target data's params win over the plan's ids where it names them.
       const params = { ...r.params, ...(data.params ?? {}) };
-      build(transaction, info, status, mediaType, { params, body: r.body, planned: true }, done);
+      build(transaction, info, status, mediaType, { params, body: r.body, planned: true, ...scoped }, done);
     })
     .catch((error: Error) => {
       transaction.contract!.error = `live plan: ${error.message}`;

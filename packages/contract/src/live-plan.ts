@@ -110,9 +110,24 @@ function createPlan({
    * are probed, so nothing changes.
    */
   async function resolveRefusal(o: Operation, mediaType: string, status: string): Promise<Resolution> {
-    const candidates = paramNames(o.path).length ? await tuples(o.path, mediaType) : [];
+    // A write's refusal (a git write's 422): sent where the read at its path, or the one before it
+    // with the same parameters, answers that status; a target that complies changes nothing.
+    const probe =
+      o.method === 'get'
+        ? o
+        : ops
+            .filter(
+              (g) =>
+                g.method === 'get' &&
+                (o.path === g.path || o.path.startsWith(`${g.path}/`)) &&
+                paramNames(g.path).join() === paramNames(o.path).join() &&
+                g.responses[status],
+            )
+            .sort((a, b) => b.path.length - a.path.length)[0];
+    if (!probe) return { skip: `live: no read tells which resource answers ${o.operationId} with ${status}` };
+    const candidates = paramNames(o.path).length ? await tuples(probe.path, mediaType) : [];
     for (const params of candidates) {
-      const r = await api('GET', fill(o.path, params), undefined, mediaType).catch(() => undefined);
+      const r = await api('GET', fill(probe.path, params), undefined, mediaType).catch(() => undefined);
       if (String(r?.statusCode) === status) return { params };
     }
     return { skip: `live: no existing resource answers ${o.operationId} with ${status}` };

@@ -41,6 +41,7 @@ interface RunOptions {
   junit?: string;
   json?: string;
   targetData?: string;
+  limitedClientId?: string;
   minCoverage?: number;
   only?: string;
   workflow?: string;
@@ -126,6 +127,12 @@ function targetOptions(command: Command, phases: string[]) {
         '--client-id <id>',
         "the API application's client id (the secret only from CONTRACT_CLIENT_SECRET)",
       ).env('CONTRACT_CLIENT_ID'),
+    )
+    .addOption(
+      new Option(
+        '--limited-client-id <id>',
+        'a second application with fewer scopes (its secret only from CONTRACT_LIMITED_CLIENT_SECRET): every documented 403 of an operation that requires a scope is sent with its token',
+      ).env('CONTRACT_LIMITED_CLIENT_ID'),
     )
     .option('--sandbox', 'start the bundled sandbox and check it (no credentials needed)')
     .option('--allow-writes', 'run what creates, changes or deletes (a test account only; or CONTRACT_ALLOW_WRITES=1)')
@@ -234,6 +241,12 @@ function configure(o: RunOptions) {
   set('CONTRACT_REQUEST_TIMEOUT', o.requestTimeout);
   set('CONTRACT_ONLY', o.only);
   set('CONTRACT_TARGET_DATA', o.targetData);
+  set('CONTRACT_LIMITED_CLIENT_ID', o.limitedClientId);
+  if (o.limitedClientId && !process.env.CONTRACT_LIMITED_CLIENT_SECRET)
+    die(
+      2,
+      'give CONTRACT_LIMITED_CLIENT_SECRET with --limited-client-id (the secret is read only from the environment).',
+    );
   set('CONTRACT_MIN_COVERAGE', o.minCoverage);
   const target = o.mock ? 'mock' : o.sandbox ? 'sandbox' : 'live';
   if (target === 'live') {
@@ -767,4 +780,6 @@ async function run(phases: string[], options: RunOptions) {
 // Before commander: its "unknown option" would not say where the secret goes.
 if (process.argv.some((a) => a.startsWith('--client-secret')))
   die(2, 'the client secret is read only from CONTRACT_CLIENT_SECRET, never from a flag.');
+if (process.argv.some((a) => a.startsWith('--limited-client-secret')))
+  die(2, 'the limited client secret is read only from CONTRACT_LIMITED_CLIENT_SECRET, never from a flag.');
 await program.parseAsync();

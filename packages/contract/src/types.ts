@@ -13,6 +13,8 @@ export interface Req {
   body?: string | undefined;
   /** What a report shows for a credential sent (token_credentials: a wrong secret, not the real one). */
   shown?: string | undefined;
+  /** The operation a statement check sent it to: its answer is checked against the spec as well. */
+  operationId?: string | undefined;
 }
 
 /** The paging block of a list's answer. */
@@ -63,6 +65,8 @@ export interface CheckContext {
   writePath?: Record<string, unknown> | undefined;
   /** Requests go to what the run made (support.ts ownContext). */
   own?: boolean;
+  /** A state wait (waits.ts): polls `probe` until true, within the run's budget; false when out of it. */
+  wait?: (what: string, probe: () => Promise<boolean>) => Promise<boolean>;
 }
 
 /** A case of a statement check: its outcome and, for a failure, what was sent and seen. */

@@ -6,6 +6,7 @@
  */
 
 import type { CheckContext, Json, Operation, Res, Statement, StatementCheck } from '../types';
+import { echoedFields } from './echo';
 import {
   evaluate,
   exampleOf,
@@ -69,7 +70,7 @@ async function checkCreated(ctx: CheckContext, op: Operation, effect: Statement)
           expected: 200,
           actual: got.status,
         });
-      for (const [f, to] of Object.entries<string>(effect.fields ?? {}))
+      for (const [f, to] of Object.entries<string>(echoedFields(effect, body, got.json?.data)))
         if (valueAt(got.json?.data, to) !== body[f])
           return fail(
             effect,

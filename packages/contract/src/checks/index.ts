@@ -4,12 +4,16 @@
 // them on every operation that has their statements.
 
 import type { Statement } from '../types';
+import counts_follow_lists from './counts_follow_lists';
 import create_listed from './create_listed';
 import delete_gone from './delete_gone';
+import derived_values from './derived_values';
 import list_filters from './list_filters';
 import list_order from './list_order';
 import list_search from './list_search';
 import paging_consistency from './paging_consistency';
+import state_transitions from './state_transitions';
+import timestamps_move from './timestamps_move';
 import token_credentials from './token_credentials';
 import value_units from './value_units';
 import write_read_back from './write_read_back';
@@ -24,6 +28,10 @@ const STATEMENT_CHECKS = [
   delete_gone,
   value_units,
   token_credentials,
+  state_transitions,
+  counts_follow_lists,
+  timestamps_move,
+  derived_values,
 ];
 
 /** Statements no check can exercise by their nature: silent ones and queued effects. */

@@ -77,18 +77,27 @@ const optInOf = (paging: Statement | undefined): Record<string, unknown> => {
 };
 
 /**
- * Every item of a list: one request for an unpaged list (or an opt-in one, not opted in), else
+ * Every item of a list: one request for an unpaged list (or an opt-in one, not opted in: `optIn`), else
  * every page (up to 40) at `perPage` items (default the smaller of 50 and the stated maximum).
  * Returns { items, first (the first answer), request (the first request), total, problem }.
  */
 async function readAll(
   ctx: CheckContext,
   op: Operation,
-  { path, query = {}, body, perPage, page: pageOnly }: Parts & { perPage?: number; page?: number } = {},
+  {
+    path,
+    query = {},
+    body,
+    perPage,
+    page: pageOnly,
+    optIn,
+  }: Parts & { perPage?: number; page?: number; optIn?: boolean } = {},
 ): Promise<ReadAll> {
   const paging = op.list?.paging;
   const size = perPage ?? Math.min(50, paging?.maximum ?? 50);
-  const paged = paging && !paging.optIn;
+  // An opt-in list pages only when asked (`optIn`: its opt-in is sent, and the pages are walked).
+  const paged = paging && (!paging.optIn || optIn);
+  if (paged && optIn) ({ query, body } = withPaging(paging, { query, body }, optInOf(paging)));
   const items: Json[] = [];
   let first: Res | undefined;
   let firstRequest: Req | undefined;

@@ -9,6 +9,7 @@
  */
 
 import type { CheckContext, Json, Operation, Req, Res, Statement, StatementCheck } from '../types';
+import { echoedFields } from './echo';
 import { exampleOf, fail, jsonBodyOf, otherValue, ownPath, pass, provide, skip, valueAt } from './support';
 
 const readOp = (ctx: CheckContext, id: string) => ctx.model.operations.find((o) => o.operationId === id);
@@ -81,6 +82,29 @@ async function fieldsEffect(ctx: CheckContext, op: Operation, effect: Statement)
             },
           );
       }
+    }
+    // Every other field sent that the read shows (echo.ts): it reads back as sent.
+    const shown = await ctx.send(ctx.request(read, { path }));
+    const data = shown.status === 200 ? shown.json?.data : undefined;
+    for (const [f, to] of Object.entries(echoedFields(effect, body, data)))
+      if (!chosen.includes(f) && valueAt(data, to) !== body[f])
+        return fail(
+          effect,
+          `${op.operationId} sent ${f} ${JSON.stringify(body[f])}, but ${read.operationId} reads ${to} ${JSON.stringify(valueAt(data, to))}`,
+          { request: req, expected: JSON.stringify(body[f]), actual: JSON.stringify(valueAt(data, to)) },
+        );
+    // A field whose request schema takes null (a default removed): sent alone as null, it reads back null.
+    for (const f of Object.keys(effect.fields ?? {}).filter((name) => [schema[name]?.type].flat().includes('null'))) {
+      const nullReq = ctx.request(op, { path, body: { ...(effect.when ?? {}), [f]: null } });
+      const nullRes = await ctx.send(nullReq);
+      if (!ok(nullRes)) continue;
+      const { value } = await readField(ctx, read, path, effect.fields[f]);
+      if (value !== null)
+        return fail(
+          effect,
+          `${op.operationId} sent ${f} null, but ${read.operationId} reads ${effect.fields[f]} ${JSON.stringify(value)}`,
+          { request: nullReq, expected: 'null', actual: JSON.stringify(value) },
+        );
     }
     // Set back what the run did not make.
     if (!target.created && !target.own && ctx.live) {

@@ -30,7 +30,13 @@ export function seedState(nowMs: number): SandboxState {
         favorite: true,
         tags: [{ id: 11, name: 'client-a' }],
       },
-      { displayName: 'Ada Lovelace Blog', lightWeight404: true },
+      // Edge-cache defensive mode on for six more hours: `edgeCacheDefensiveModeUntil` has a value to read.
+      {
+        displayName: 'Ada Lovelace Blog',
+        lightWeight404: true,
+        edgeCacheDefensiveMode: true,
+        edgeCacheDefensiveModeUntil: epoch(-6 * 3_600_000),
+      },
     ),
     site({
       ...base,
