@@ -23,8 +23,8 @@ import {
 import { createFuzzChecks } from './fuzz-checks';
 import { createResults } from './fuzz-results';
 import { cappedFetch } from './http-cap';
-import { guardOutput, shown } from './redact';
 import { createObserver, openLedger, rememberSetting } from './ledger';
+import { guardOutput, shown } from './redact';
 import { isRead } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type {

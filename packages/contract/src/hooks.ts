@@ -18,8 +18,8 @@ import { createHooksPlan, resultOf } from './hooks-plan';
 import { buildUri, requestOf } from './hooks-request';
 import type { Contract, Done, Override, Transaction } from './hooks-types';
 import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
-import { shown } from './redact';
 import type { createPlan } from './live-plan';
+import { shown } from './redact';
 import { READ_VERBS } from './safety';
 import { createChecker } from './spec-check';
 import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
@@ -710,7 +710,8 @@ hooks.afterAll((_transactions: Transaction[], done: Done) => {
     )
     .finally(() => {
       results.push(...(planHooks?.results ?? []));
-      if (env.CONTRACT_RESULTS) writeFileSync(env.CONTRACT_RESULTS, JSON.stringify(shown({ mode: MODE, results }), null, 1));
+      if (env.CONTRACT_RESULTS)
+        writeFileSync(env.CONTRACT_RESULTS, JSON.stringify(shown({ mode: MODE, results }), null, 1));
       done();
     });
 });

@@ -74,9 +74,9 @@ if (!tokenOp) usage('the spec has no token operation with the client-credentials
 import { createApi } from './api';
 import { checkOfProblem } from './checks';
 import { cappedFetch } from './http-cap';
-import { guardOutput, shown } from './redact';
 import { cannotPutBack, createObserver, openLedger, rememberSetting } from './ledger';
 import { changesEveryItem } from './live-plan';
+import { guardOutput, shown } from './redact';
 import { READ_VERBS } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
@@ -770,7 +770,11 @@ if (values.results) {
   ];
   writeFileSync(
     values.results,
-    JSON.stringify(shown({ mode: target, coverage: { responses: { exercised: [...exercised].sort() } }, results }), null, 1),
+    JSON.stringify(
+      shown({ mode: target, coverage: { responses: { exercised: [...exercised].sort() } }, results }),
+      null,
+      1,
+    ),
   );
 }
 process.exit(failures === 0 ? 0 : 1);
