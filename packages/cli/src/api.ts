@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { methodOf, previewOf } from './calls';
 import { EXIT } from './errors';
 import { operations } from './generated/operations';
-import { confirm, refuseWithoutTerminal } from './guard';
+import { asks, confirm, refuseWithoutTerminal } from './guard';
 import type { Io } from './io';
 import type { Globals } from './run';
 import type { CommandSpec } from './spec';
@@ -127,12 +127,15 @@ export async function api(method: string, path: string, command: Command, io: Io
   if (opts.paginate && !meta.paginated) throw new UsageError(`--paginate: ${op.method} ${op.path} is not paged`);
   const filled = op.path.replace(/\{([^}]+)\}/g, (_, n) => String(args[op.args.findIndex((a) => a.name === n)]));
   const what = `${op.method} ${filled} (${op.id})`;
-  if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
+  if (asks(op) && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes, effect: op.effect }, io);
   const session = deps.openSession(g, io.env);
   const call = methodOf(session.client, op.words);
-  if (op.destructive && !g.dryRun) {
+  if (asks(op) && !g.dryRun) {
     const preview = previewOf(op, args, session.client, deps.byId);
-    await confirm({ what, yes: g.yes, preview, body: Object.keys(input).length ? input : undefined }, io);
+    await confirm(
+      { what, yes: g.yes, effect: op.effect, preview, body: Object.keys(input).length ? input : undefined },
+      io,
+    );
   }
   return deps.dryRunOr(g.dryRun, io, async () => {
     if (opts.paginate) {

@@ -13,7 +13,7 @@ import { complete, completionScript } from './completion';
 import { credentialsPath, forget, profileName, readCredentials, readToken, writeCredentials } from './config';
 import { describe, EXIT, exitCode, WaitTimeoutError } from './errors';
 import { operations, tags, title } from './generated/operations';
-import { confirm, printRequests, refuseWithoutTerminal } from './guard';
+import { asks, confirm, printRequests, refuseWithoutTerminal } from './guard';
 import { DEFAULT_MAX_BYTES } from './http';
 import { type Io, processIo } from './io';
 import { render } from './output';
@@ -239,13 +239,19 @@ async function execute(op: CommandSpec, positional: string[], command: Command, 
   const input = await buildInput(op, command, io, meta.paginateParam);
   const timeoutMs = op.wait ? parseDuration('--wait-timeout', String(opts.waitTimeout ?? '10m')) : 0;
   const what = `${op.method} ${fillPath(op, args)} (${op.id})`;
-  if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
+  if (asks(op) && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes, effect: op.effect }, io);
   const session = openSession(g, io.env);
   const method = methodOf(session.client, op.words);
-  if (op.destructive && !g.dryRun) {
+  if (asks(op) && !g.dryRun) {
     const preview = previewOf(op, args, session.client, byId);
     await confirm(
-      { what, yes: g.yes, preview, body: meta.body !== undefined && Object.keys(input).length ? input : undefined },
+      {
+        what,
+        yes: g.yes,
+        effect: op.effect,
+        preview,
+        body: meta.body !== undefined && Object.keys(input).length ? input : undefined,
+      },
       io,
     );
   }
@@ -453,7 +459,10 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
       `largest answer read: 65536, 64KiB, 10MiB (default HOSTING_API_MAX_SIZE, else ${DEFAULT_MAX_BYTES / 1024 ** 2}MiB)`,
     )
     .option('--dry-run', 'print the request (method, URL, headers with the token masked, body) and send nothing')
-    .option('-y, --yes', 'run a destructive command without asking (required without a terminal)')
+    .option(
+      '-y, --yes',
+      'run a destructive command, or a read the spec states an effect for (the SSH disconnect), without asking (required without a terminal)',
+    )
     .option('--profile <name>', 'the stored credentials to use (default HOSTING_API_PROFILE, else default)')
     .exitOverride()
     .showSuggestionAfterError(true)

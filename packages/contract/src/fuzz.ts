@@ -23,6 +23,7 @@ import {
 import { bodyMutations, breaking, valid } from './generate';
 import { cappedFetch } from './http-cap';
 import { changesEveryItem } from './live-plan';
+import { needsWrites, READ_ONLY_REASON } from './safety';
 import { createChecker, exercisedResponse, READ_VERBS } from './spec-check';
 import type {
   Case,
@@ -140,6 +141,7 @@ console.log(
 );
 
 // ---- requests ------------------------------------------------------------------------------
+/** A read or a query (its answer is what it checks); whether a read-only run may send it is `needsWrites` (safety.ts). */
 const isRead = (op: Operation) => op.method === 'get' || READ_VERBS.test(op.operationId);
 const byPath = new Map(model.operations.map((o) => [`${o.method} ${o.path}`, o]));
 const jsonBody = (op: Operation) => op.requestBody?.content?.['application/json'];
@@ -155,7 +157,7 @@ function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 't
         encodeURIComponent(
           String(
             over[name] ??
-              (live && writeParams && !isRead(op) ? writeParams[name] : undefined) ??
+              (live && writeParams && needsWrites(op) ? writeParams[name] : undefined) ??
               params[name] ??
               paramExample(op.parameters.find((p) => p.name === name && p.in === 'path') ?? {}) ??
               1,
@@ -325,8 +327,8 @@ const writtenPath = (more = {}) => ({ ...(live && writeParams ? writeParams : {}
 
 /** Live runs change only what they created: the last path parameter must be one of those. */
 function writeAllowed(op: Operation) {
-  if (isRead(op)) return { ok: true };
-  if (!allowWrites) return { ok: false, reason: 'changes the target; give --allow-writes to run it' };
+  if (!needsWrites(op)) return { ok: true };
+  if (!allowWrites) return { ok: false, reason: READ_ONLY_REASON };
   if (!live) return { ok: true };
   if (changesEveryItem(op.operationId))
     return { ok: false, reason: 'changes every item of its list, those that existed before the run too' };
@@ -462,7 +464,7 @@ async function positiveDataAcceptance(op: Operation) {
 
 async function ignoredAuth(op: Operation) {
   if (!op.requiresToken || !('401' in op.responses)) return;
-  if (!isRead(op) && !allowWrites) return skip('ignored_auth', op, 'changes the target; give --allow-writes to run it');
+  if (needsWrites(op) && !allowWrites) return skip('ignored_auth', op, READ_ONLY_REASON);
   const t0 = Date.now();
   const failures = [];
   let req: Req | undefined;
@@ -668,6 +670,7 @@ const FILTERS: Record<string, (items: Json[]) => { what: string; body: Json; mat
 async function filterSemantics(op: Operation) {
   const paged = op.parameters.some((p) => p.name === 'per_page') || jsonBody(op)?.schema?.properties?.per_page;
   if (!isRead(op) || !paged) return;
+  if (needsWrites(op) && !allowWrites) return skip('filter_semantics', op, READ_ONLY_REASON);
   const t0 = Date.now();
   const body = jsonBody(op) ? {} : undefined;
   const problems = (await pagingProblems(op, { body })).map((p) => `paging: ${p}`);
@@ -774,15 +777,16 @@ for (const op of sorted) {
   await reset();
   await guarded('ignored_auth', op, ignoredAuth);
   await guarded('filter_semantics', op, filterSemantics);
-  if (isRead(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
-  else skip('negative_data_rejection', op, 'changes the target if refused wrongly; give --allow-writes to run it');
+  if (!needsWrites(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
+  else skip('negative_data_rejection', op, READ_ONLY_REASON);
   await guarded('ensure_resource_availability', op, ensureResourceAvailability);
   // use_after_delete before positive_data_acceptance: on a live target each deletes the one
   // resource the run created, and the check that comes second finds it gone.
   await guarded('use_after_delete', op, useAfterDelete);
   await guarded('positive_data_acceptance', op, positiveDataAcceptance);
   await reset();
-  if (isRead(op)) for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
+  if (isRead(op) && (allowWrites || !needsWrites(op)))
+    for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
 }
 // The token operations are served outside /v1 and are not fuzzed; their statements are checked.
 for (const op of model.tokenOperations.filter((o) => !only.length || only.includes(o.operationId)))

@@ -16,7 +16,8 @@ import hooks from 'hooks';
 import { checkOfProblem, checksFromEnv } from './checks';
 import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
 import { createPlan } from './live-plan';
-import { createChecker, READ_VERBS } from './spec-check';
+import { needsWrites, READ_ONLY_REASON } from './safety';
+import { createChecker } from './spec-check';
 import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
 
 type Checker = Awaited<ReturnType<typeof createChecker>>;
@@ -291,8 +292,8 @@ function skipReason(
   if (named) return `target data: ${named}`;
   if (MODE === 'mock') return undefined;
   const id = info.op.operationId;
-  const writes = !READ_VERBS.test(id) && !TOKEN_OPERATIONS.has(id);
-  if (writes && !ALLOW_WRITES) return 'live: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
+  const writes = needsWrites(info.model) && !TOKEN_OPERATIONS.has(id);
+  if (writes && !ALLOW_WRITES) return `live: ${READ_ONLY_REASON}`;
   if (override || status.startsWith('2') || status === '401') return undefined;
   if (TOKEN_OPERATIONS.has(id) && status === '400') return undefined;
   if (refusalRead(info, status)) return undefined;

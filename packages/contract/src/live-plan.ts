@@ -361,7 +361,8 @@ function createPlan({
   const chosen = new Map<string, Promise<Resolution>>(); // read path template + media type → the parameters that answered 2xx
   /** Path parameters (and body changes) for a 2xx transaction; or {skip: reason}. */
   async function resolve(o: Operation, mediaType: string): Promise<Resolution> {
-    if (isRead(o) || o.method === 'get') {
+    // A GET the spec states an effect for (not safe: the SSH disconnect) goes where writes go.
+    if (o.safe || (isRead(o) && o.method !== 'get')) {
       const key = `${o.path} ${mediaType}`;
       if (!chosen.has(key)) chosen.set(key, resolveRead(o, mediaType));
       return chosen.get(key) as Promise<Resolution>;
@@ -596,7 +597,7 @@ function createPlan({
             ops
               .filter(
                 (o) =>
-                  o.method === 'get' &&
+                  o.safe &&
                   !/(Counts|Report|Logs|Url|Ssh|Status)$/.test(o.operationId) &&
                   Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
               )

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { resolveTarget } from '@hosting-api/openapi/target';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli';
+import { Stop, stopEarly } from './ending';
 import { cappedFetch } from './http-cap';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report';
 
@@ -40,6 +41,8 @@ interface RunOptions {
   workflow?: string;
   seed?: number;
   maxExamples?: number;
+  spec?: string;
+  failOnFlaky?: boolean;
 }
 
 const here = import.meta.dirname;
@@ -139,6 +142,16 @@ function targetOptions(command: Command, phases: string[]) {
         .default(DEFAULT_REQUEST_TIMEOUT_MS)
         .argParser(whole('--request-timeout', 1)),
     )
+    .addOption(
+      new Option(
+        '--spec <file>',
+        'the bundled OpenAPI document to check against (default: the one this package ships)',
+      ).env('HOSTING_API_SPEC'),
+    )
+    .option(
+      '--fail-on-flaky',
+      'fail the run on a flaky case too (a failure that did not happen again when replayed; default: reported, not failed)',
+    )
     .option('--junit <file>', 'write a JUnit XML report (one testsuite per phase)')
     .option('--json <file>', 'write every case as JSON');
   if (phases.includes('examples'))
@@ -229,6 +242,8 @@ function configure(o: RunOptions) {
   set('CONTRACT_ONLY', o.only);
   set('CONTRACT_TARGET_DATA', o.targetData);
   set('CONTRACT_MIN_COVERAGE', o.minCoverage);
+  // The spec the user gave: every phase reads it, and GitHub annotations point into it.
+  if (o.spec) env.HOSTING_API_SPEC = process.env.HOSTING_API_SPEC = resolve(o.spec);
   const target = o.mock ? 'mock' : o.sandbox ? 'sandbox' : 'live';
   if (target === 'live') {
     const missing = (
@@ -257,7 +272,7 @@ function configure(o: RunOptions) {
 }
 
 /** Live targets: one token request first, so a wrong URL or credentials give one line and exit 3. */
-async function preflight(env: NodeJS.ProcessEnv) {
+async function preflight(env: NodeJS.ProcessEnv, tokenProblems: (answer: CappedAnswer) => string[]) {
   const url = `${env.CONTRACT_AUTH_URL}/auth/token`;
   const setup = { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 };
   let res: CappedAnswer;
@@ -276,22 +291,28 @@ async function preflight(env: NodeJS.ProcessEnv) {
       setup,
     );
   } catch (error) {
-    die(3, `cannot reach ${url} (${(error as Error).message}): check --auth-url and that the server is up.`);
+    throw new Stop(3, `cannot reach ${url} (${(error as Error).message}): check --auth-url and that the server is up.`);
   }
   const type = res.headers['content-type'] ?? '';
   if (!/json/i.test(type))
-    die(
+    throw new Stop(
       3,
       `${url} answered ${res.statusCode} with ${type || 'no Content-Type'}, not the API's JSON: check --auth-url (the root that serves POST /auth/token).`,
     );
   if (res.statusCode === 400 || res.statusCode === 401 || res.statusCode === 403)
-    die(3, `${url} refused the credentials (${res.statusCode}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
+    throw new Stop(
+      3,
+      `${url} refused the credentials (${res.statusCode}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`,
+    );
   let token: unknown;
   try {
     token = JSON.parse(res.body)?.data?.access_token;
   } catch {}
   if (res.statusCode !== 200 || typeof token !== 'string')
-    die(3, `${url} answered ${res.statusCode} without data.access_token: check --auth-url.`);
+    throw new Stop(3, `${url} answered ${res.statusCode} without data.access_token: check --auth-url.`);
+  // Every phase asks for tokens the same way: an answer that breaks the spec would fail each of them.
+  const problems = tokenProblems(res);
+  if (problems.length) throw new Stop(3, `the token answer of ${url} does not match the spec: ${problems.join('; ')}`);
   const account = `${env.CONTRACT_BASE_URL}/account`;
   let probe: CappedAnswer;
   try {
@@ -301,14 +322,14 @@ async function preflight(env: NodeJS.ProcessEnv) {
       setup,
     );
   } catch (error) {
-    die(3, `cannot reach ${account} (${(error as Error).message}): check --base-url.`);
+    throw new Stop(3, `cannot reach ${account} (${(error as Error).message}): check --base-url.`);
   }
   const probeType = probe.headers['content-type'] ?? '';
   // A wrong base URL answers a page that is not the API's (a 404 page, a login page). A 2xx in
   // another media type is an answer of the API that drifted: the checks report it, the run goes on.
   const ok = probe.statusCode >= 200 && probe.statusCode < 300;
   if (!/json/i.test(probeType) && !ok)
-    die(
+    throw new Stop(
       3,
       `${account} answered ${probe.statusCode} with ${probeType || 'no Content-Type'}, not the API's JSON: check --base-url.`,
     );
@@ -476,8 +497,29 @@ function casesOf(name: string, data: PhaseResults | undefined) {
 
 async function run(phases: string[], options: RunOptions) {
   const { env, target } = configure(options);
-  if (options.only) await checkOnly(options.only);
-  if (target === 'live') await preflight(env);
+  const ending = { junit: options.junit, json: options.json, target };
+  // The spec, the token and the base URL first: one message, and reports that say why (ending.ts).
+  try {
+    const { loadModel } = await import('@hosting-api/openapi/model');
+    const { createChecker } = await import('./spec-check');
+    const specPath = specFile((message: string) => {
+      throw new Stop(2, message);
+    });
+    const model = await loadModel(specPath).catch((error: Error) => {
+      throw new Stop(2, error.message);
+    });
+    if (options.only) await checkOnly(options.only);
+    if (target === 'live') {
+      const checker = await createChecker(model);
+      const op = model.issueTokenOperation!;
+      await preflight(env, (answer) =>
+        checker.checkResponse(checker.findOperation(op.method, op.path)!, '200', answer),
+      );
+    }
+  } catch (error) {
+    if (error instanceof Stop) stopEarly(error, { ...ending, at: 'preflight' });
+    throw error;
+  }
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
   const cases: ReportCase[] = [];
@@ -537,7 +579,8 @@ async function run(phases: string[], options: RunOptions) {
     // Usage and reachability errors stop the run: the next phase would fail the same way.
     if (code === 2 || code === 3) {
       rmSync(work, { recursive: true, force: true });
-      process.exit(code);
+      const why = `the ${name} phase stopped with exit code ${code} (${code === 2 ? 'a configuration error' : 'the target is unreachable or refused the credentials'}): see the line above`;
+      stopEarly(new Stop(code, why), { ...ending, at: name, cases: [...cases, ...casesOf(name, data)] });
     }
     if (code !== 0 && !data)
       cases.push({
@@ -611,7 +654,7 @@ async function run(phases: string[], options: RunOptions) {
   const failed = cases.filter((c) => c.outcome === 'fail');
   if (failed.some((c) => c.curl)) {
     console.log('\nReproduce a failure (get $TOKEN first):');
-    console.log(`  ${tokenLine(env.CONTRACT_AUTH_URL ?? 'http://<auth-url>')}`);
+    console.log(`  ${tokenLine(env.CONTRACT_AUTH_URL ?? 'http://<auth-url>', env.CONTRACT_CLIENT_ID)}`);
     for (const c of failed.filter((x) => x.curl).slice(0, 20))
       console.log(`  # ${c.phase} ${c.failures![0]!.check} ${c.operationId ?? ''}\n  ${c.curl}`);
   }
@@ -644,12 +687,13 @@ async function run(phases: string[], options: RunOptions) {
   if (options.json) writeJson(options.json, summary, cases);
   if (process.env.GITHUB_ACTIONS === 'true') {
     const { loadModel } = await import('@hosting-api/openapi/model');
-    const bundledYaml = require.resolve('@hosting-api/openapi/openapi.yaml');
     githubReport({
       cases,
       totals,
-      model: await loadModel(require.resolve('@hosting-api/openapi/openapi.json')),
-      bundledYaml,
+      model: await loadModel(env.HOSTING_API_SPEC ?? require.resolve('@hosting-api/openapi/openapi.json')),
+      // Annotations point into the spec the user gave (--spec), else at no file: the package's own
+      // copy lives in node_modules, not in the user's repository.
+      specGiven: options.spec,
     });
   }
   process.exit(totals.failed || worst ? 1 : 0);
