@@ -20,6 +20,7 @@ import {
   startGateSandbox,
   TOKEN_REFRESH_MS,
 } from './cli';
+import { describeObservation, judge, type Observation } from './flaky';
 import { bodyMutations, breaking, valid } from './generate';
 import { cappedFetch } from './http-cap';
 import { changesEveryItem } from './live-plan';
@@ -45,6 +46,8 @@ interface Attempt {
   request: Req;
   expected: string | number;
   actual: number;
+  /** The start of the answer's body, for a flaky case's observations. */
+  answer?: string;
 }
 /** A generated change of a request: a body mutation (generate.ts), a query or a path parameter. */
 interface Input {
@@ -176,7 +179,37 @@ function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 't
     headers['Content-Type'] = 'application/json';
     text = JSON.stringify(body);
   }
-  return { method: op.method.toUpperCase(), url: url.href, headers, body: text };
+  const req = { method: op.method.toUpperCase(), url: url.href, headers, body: text };
+  if (op.effects?.some((e) => e.kind === 'queued')) queuedRequests.add(req);
+  return req;
+}
+
+// ---- quiet: queued work the run caused lands before a before/after comparison -----------------
+/** Requests of operations the spec states a `queued` effect for: applied later, not at once. */
+const queuedRequests = new WeakSet<Req>();
+let queuedAt = 0; // when the run last sent one
+let quietAt = 0; // when the run last waited for quiet
+/** How long a read must keep its answer to count as quiet (CONTRACT_QUIET_MS), and the most a wait takes. */
+const QUIET_MS = Number(process.env.CONTRACT_QUIET_MS) || 1000;
+const QUIET_BUDGET_MS = 10 * QUIET_MS;
+const quietWaits = { count: 0, ms: 0 };
+/**
+ * Before a before/after comparison through `read`: when the run has sent a queued operation since
+ * the last wait, reads until the answer stays the same for QUIET_MS (at most QUIET_BUDGET_MS).
+ */
+async function quiet(read: Operation | undefined) {
+  if (!live || !read || queuedAt <= quietAt) return; // the gate's own sandbox: a frozen clock, nothing lands
+  const t0 = Date.now();
+  let last = await snapshot(read);
+  let since = Date.now();
+  while (Date.now() - since < QUIET_MS && Date.now() - t0 < QUIET_BUDGET_MS) {
+    await new Promise((done) => setTimeout(done, QUIET_MS / 5));
+    const now = await snapshot(read);
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+  quietAt = Date.now();
+  quietWaits.count++;
+  quietWaits.ms += quietAt - t0;
 }
 
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
@@ -188,6 +221,7 @@ async function send(req: Req): Promise<Res> {
     tokenAt = Date.now();
     req = { ...req, headers: { ...req.headers, Authorization: `Bearer ${token}` } };
   }
+  if (queuedRequests.has(req)) queuedAt = Date.now();
   const t0 = performance.now();
   const res = await cappedFetch(
     req.url,
@@ -252,7 +286,8 @@ const skip = (check: string, op: Operation, reason: string | undefined) =>
 
 /**
  * Runs a property with fast-check: `attempt(input)` returns the failures of one input ([] passes).
- * A failing input is shrunk, then replayed once for the record (its request and answer).
+ * A failing input is shrunk, then sent again a few times (flaky.ts): a failure every time is a
+ * failure with its message; one that passes when sent again is `flaky`, with every observation.
  */
 async function property<T>(
   check: string,
@@ -263,37 +298,57 @@ async function property<T>(
   // Each operation and check has a seed of its own, so --only replays the same inputs as the full run.
   const index = [...`${check} ${op.operationId}`].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0);
   const t0 = Date.now();
-  let last: Attempt | undefined;
+  let failing: Attempt | undefined; // the last input that failed: after shrinking, the counterexample's
   // A request without an answer ends the property: no shrinking against a target that is silent.
   let unanswered: unknown;
   const out = await fc.check(
     fc.asyncProperty(arbitrary, async (input) => {
       if (unanswered) throw unanswered;
+      let last: Attempt;
       try {
         last = await attempt(input);
       } catch (error) {
         unanswered = error;
         throw error;
       }
+      if (last.failures.length) failing = last;
       return last.failures.length === 0;
     }),
     { seed: (seed + index) | 0, numRuns, endOnFailure: false },
   );
   if (unanswered) throw unanswered;
-  if (out.failed && out.counterexample) last = await attempt(out.counterexample[0]);
   const more = { ms: Date.now() - t0, runs: out.numRuns };
   if (!out.failed) return record(check, op, `${check} ${op.operationId}`, 'pass', more);
-  const failures = last?.failures?.length
-    ? last.failures
-    : [{ check, message: String(out.errorInstance ?? (out as { error?: unknown }).error ?? 'failed') }];
-  record(check, op, `${check} ${op.operationId}`, 'fail', {
+  const observe = (a: Attempt): Observation => ({
+    request: masked(a.request),
+    status: a.actual,
+    answer: a.answer,
+    failures: a.failures,
+  });
+  const counterexample = out.counterexample?.[0] as T;
+  const first =
+    failing ??
+    ({
+      failures: [{ check, message: String(out.errorInstance ?? 'the property failed without a recorded input') }],
+      what: 'unknown',
+      request: requestOf(op),
+      expected: '',
+      actual: 0,
+    } as Attempt);
+  let replayed: Attempt = first;
+  const verdict = await judge(observe(first), async () => {
+    replayed = await attempt(counterexample);
+    return observe(replayed);
+  });
+  record(check, op, `${check} ${op.operationId}`, verdict.outcome, {
     ...more,
-    failures,
-    errors: failures.map((f) => `${f.check}: ${f.message}`),
-    input: last?.what,
-    expected: last?.expected,
-    actual: last?.actual,
-    request: last?.request,
+    failures: verdict.failures,
+    errors: verdict.failures.map((f) => `${f.check}: ${f.message}`),
+    observations: verdict.observations,
+    input: first.what,
+    expected: first.expected,
+    actual: first.actual,
+    request: (verdict.outcome === 'fail' ? replayed : first).request,
     shrinks: out.numShrinks,
   });
 }
@@ -317,7 +372,10 @@ const only = (values.only ?? process.env.CONTRACT_ONLY ?? '')
   .split(',')
   .map((s) => s.trim().split(' ')[0])
   .filter(Boolean);
-const operations = model.operations.filter((o) => !o.outsideV1 && (!only.length || only.includes(o.operationId)));
+const excluded = (process.env.CONTRACT_EXCLUDE ?? '').split(',').map((s) => s.trim().split(' ')[0]);
+const operations = model.operations.filter(
+  (o) => !o.outsideV1 && (!only.length || only.includes(o.operationId)) && !excluded.includes(o.operationId),
+);
 if (only.length && operations.length === 0)
   usage(`--only selects no operation this phase fuzzes (${only.join(', ')}; the token operations are not fuzzed).`);
 const created = new Map<string, Json[]>(); // path parameter name → ids the run created (live runs touch only those)
@@ -371,6 +429,7 @@ async function negativeDataRejection(op: Operation) {
   // Refused writes must change nothing: a read before and after each (reads change nothing by
   // definition, and a read that answers differently each time proves nothing).
   let read = isRead(op) ? undefined : readOf(op);
+  await quiet(read);
   const [first, second] = read ? [await snapshot(read), await snapshot(read)] : [];
   if (first !== second) read = undefined;
   await property('negative_data_rejection', op, fc.oneof(...arbs), async (mutation) => {
@@ -379,6 +438,7 @@ async function negativeDataRejection(op: Operation) {
       query: mutation.query,
       body: mutation.apply ? mutation.apply(base) : media ? base : undefined,
     });
+    await quiet(read);
     const before = await snapshot(read);
     const res = await send(req);
     const after = await snapshot(read);
@@ -400,6 +460,7 @@ async function negativeDataRejection(op: Operation) {
       request: req,
       expected: documented4xx.join(' or '),
       actual: res.status,
+      answer: res.text.slice(0, 300),
     };
   });
 }
@@ -458,6 +519,7 @@ async function positiveDataAcceptance(op: Operation) {
       request: req,
       expected: Object.keys(op.responses).join(', '),
       actual: res.status,
+      answer: res.text.slice(0, 300),
     };
   });
 }
@@ -803,10 +865,22 @@ const coverage = statementCoverage(
 );
 const by = (o: string) => results.filter((r) => r.outcome === o);
 console.log(
-  `\nFuzz: ${results.length} cases over ${operations.length} operations (seed ${seed}): ${by('pass').length} passed, ${by('fail').length} failed, ${by('skip').length} skipped.`,
+  `\nFuzz: ${results.length} cases over ${operations.length} operations (seed ${seed}): ${by('pass').length} passed, ${by('fail').length} failed, ${by('flaky').length} flaky, ${by('skip').length} skipped.`,
 );
 for (const r of by('fail'))
   console.log(`FAILED ${r.name}${r.input ? ` (input: ${r.input})` : ''}:\n    ${r.errors!.join('\n    ')}`);
+for (const r of by('flaky'))
+  console.log(
+    `FLAKY ${r.name}${r.input ? ` (input: ${r.input})` : ''}: failed, then passed when sent again:\n    ${(
+      r.observations as Observation[]
+    )
+      .map(describeObservation)
+      .join('\n    ')}`,
+  );
+if (quietWaits.count)
+  console.log(
+    `Quiet waits (queued work the run caused, before a before/after comparison): ${quietWaits.count}, ${(quietWaits.ms / 1000).toFixed(1)} s.`,
+  );
 console.log(
   `Behaviour statements exercised: ${coverage.exercised} of ${coverage.statements} (${coverage.percent}%; ${Object.entries(
     coverage.byKind,

@@ -106,10 +106,13 @@ function createPlan({
   run,
   budgetMs = Number(process.env.CONTRACT_WAIT_BUDGET) || 180_000,
   advance,
+  inScope = () => true,
 }: {
   model: SpecModel;
   api: Api;
   writes: boolean;
+  /** --only / --exclude: the state diff reads only the operations in scope. */
+  inScope?: (o: Operation) => boolean;
   run: string;
   budgetMs?: number;
   advance?: (() => Promise<unknown>) | undefined;
@@ -598,6 +601,7 @@ function createPlan({
               .filter(
                 (o) =>
                   o.safe &&
+                  inScope(o) &&
                   !/(Counts|Report|Logs|Url|Ssh|Status)$/.test(o.operationId) &&
                   Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
               )

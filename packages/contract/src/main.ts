@@ -38,6 +38,7 @@ interface RunOptions {
   targetData?: string;
   minCoverage?: number;
   only?: string;
+  exclude?: string;
   workflow?: string;
   seed?: number;
   maxExamples?: number;
@@ -71,7 +72,7 @@ const percentage = (value: string) => {
 };
 
 /** Exits 2 unless every `--only` entry names an operation of the spec (or a documented response of one). */
-async function checkOnly(only: string) {
+async function checkOnly(only: string, flag: string) {
   const { loadModel } = await import('@hosting-api/openapi/model');
   const model = await loadModel(specFile((message: string) => die(2, message)));
   for (const entry of only
@@ -83,13 +84,13 @@ async function checkOnly(only: string) {
     if (!operation)
       die(
         2,
-        `--only: no operation "${id}" in the spec (operationIds such as getSite, listSiteNotes: see the reference).`,
+        `${flag}: no operation "${id}" in the spec (operationIds such as getSite, listSiteNotes: see the reference).`,
       );
     const statuses = Object.keys(operation.responses);
     if (extra !== undefined || (status !== undefined && !statuses.includes(status)))
       die(
         2,
-        `--only: "${entry}" is not "<operationId>" or "<operationId> <status>" with one of ${id}'s statuses (${statuses.join(', ')}).`,
+        `${flag}: "${entry}" is not "<operationId>" or "<operationId> <status>" with one of ${id}'s statuses (${statuses.join(', ')}).`,
       );
   }
 }
@@ -170,10 +171,14 @@ function targetOptions(command: Command, phases: string[]) {
           .env('CONTRACT_MIN_COVERAGE')
           .argParser(percentage),
       );
-  if (phases.includes('examples') || phases.includes('fuzz'))
-    command.option(
+  command
+    .option(
       '--only <ids>',
-      'examples and fuzz: comma-separated operationIds (examples also "<operationId> <status>")',
+      'comma-separated operationIds (examples also "<operationId> <status>"); every phase keeps to them, a workflow runs only if all its steps are in scope',
+    )
+    .option(
+      '--exclude <ids>',
+      'comma-separated operationIds to leave out of every phase (a workflow that calls one too)',
     );
   if (phases.includes('workflows')) command.option('--workflow <ids>', 'workflows: comma-separated workflowIds');
   if (phases.includes('fuzz'))
@@ -186,7 +191,14 @@ function targetOptions(command: Command, phases: string[]) {
 Environment: CONTRACT_BASE_URL, CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET
 (the secret is read only from the environment and never printed). GitHub Actions (GITHUB_ACTIONS=true)
 also get ::error annotations and a step summary. Exit codes: 0 passed, 1 contract failures,
-2 usage or configuration error, 3 target unreachable or credentials refused.`,
+2 usage or configuration error, 3 target unreachable or credentials refused; a run that stops
+early still writes --junit and --json, saying why.
+
+Read-only (without --allow-writes): only the operations the spec calls safe are sent, a GET with
+no stated effect (x-effects); not the SSH disconnect GET nor the database-admin URL GET, no write.
+Flaky: a failure that passed when its input was sent again (3 times); reported with each
+observation, and it fails the run only with --fail-on-flaky (default off: the gate cannot tell
+a wrong answer from state that moved under it on a shared target).`,
   );
   return command;
 }
@@ -240,6 +252,7 @@ function configure(o: RunOptions) {
   set('CONTRACT_MAX_RESPONSE_TIME', o.maxResponseTime);
   set('CONTRACT_REQUEST_TIMEOUT', o.requestTimeout);
   set('CONTRACT_ONLY', o.only);
+  set('CONTRACT_EXCLUDE', o.exclude);
   set('CONTRACT_TARGET_DATA', o.targetData);
   set('CONTRACT_MIN_COVERAGE', o.minCoverage);
   // The spec the user gave: every phase reads it, and GitHub annotations point into it.
@@ -375,9 +388,16 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
           { deadline: timeout },
         )
     : undefined;
+  const ids = (list: string | undefined) =>
+    (list ?? '')
+      .split(',')
+      .map((x) => x.trim().split(/\s+/)[0]!)
+      .filter(Boolean);
+  const [only, exclude] = [ids(env.CONTRACT_ONLY), ids(env.CONTRACT_EXCLUDE)];
   const plan = createPlan({
     model,
     api,
+    inScope: (o) => (!only.length || only.includes(o.operationId)) && !exclude.includes(o.operationId),
     writes: env.CONTRACT_ALLOW_WRITES === '1',
     run: `f${Date.now().toString(36)}`,
     advance,
@@ -486,8 +506,9 @@ function casesOf(name: string, data: PhaseResults | undefined) {
       reason: r.reason,
       input: r.input,
       statement: r.statement,
-      failures: r.outcome === 'fail' ? failuresOf(r) : undefined,
-      curl: r.outcome === 'fail' ? curlOf(r.request) : undefined,
+      failures: r.outcome === 'fail' || r.outcome === 'flaky' ? failuresOf(r) : undefined,
+      curl: r.outcome === 'fail' || r.outcome === 'flaky' ? curlOf(r.request) : undefined,
+      observations: r.observations as unknown[] | undefined,
     }),
   );
   for (const problem of data?.problems ?? [])
@@ -508,7 +529,8 @@ async function run(phases: string[], options: RunOptions) {
     const model = await loadModel(specPath).catch((error: Error) => {
       throw new Stop(2, error.message);
     });
-    if (options.only) await checkOnly(options.only);
+    if (options.only) await checkOnly(options.only, '--only');
+    if (options.exclude) await checkOnly(options.exclude, '--exclude');
     if (target === 'live') {
       const checker = await createChecker(model);
       const op = model.issueTokenOperation!;
@@ -640,6 +662,7 @@ async function run(phases: string[], options: RunOptions) {
     passed: count(cases, 'pass'),
     failed: count(cases, 'fail'),
     skipped: count(cases, 'skip'),
+    flaky: count(cases, 'flaky'),
     phases: {},
   };
   for (const name of reported) {
@@ -648,10 +671,13 @@ async function run(phases: string[], options: RunOptions) {
       passed: count(mine, 'pass'),
       failed: count(mine, 'fail'),
       skipped: count(mine, 'skip'),
+      flaky: count(mine, 'flaky'),
       seconds: seconds[name],
     };
   }
-  const failed = cases.filter((c) => c.outcome === 'fail');
+  // Flaky (a failure that passed when sent again, flaky.ts) fails the run only with --fail-on-flaky.
+  const red = Boolean(totals.failed || worst || (options.failOnFlaky && totals.flaky));
+  const failed = cases.filter((c) => c.outcome === 'fail' || c.outcome === 'flaky');
   if (failed.some((c) => c.curl)) {
     console.log('\nReproduce a failure (get $TOKEN first):');
     console.log(`  ${tokenLine(env.CONTRACT_AUTH_URL ?? 'http://<auth-url>', env.CONTRACT_CLIENT_ID)}`);
@@ -671,19 +697,28 @@ async function run(phases: string[], options: RunOptions) {
   if (r?.missing.length)
     console.log(`Documented responses no phase exercised (${r.missing.length}): ${r.missing.join(', ')}`);
   console.log(
-    `\nContract gate (${target}): ${totals.failed || worst ? 'FAILED' : 'PASSED'}: ${Object.entries(totals.phases)
-      .map(([p, t]) => `${p} ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`)
+    `\nContract gate (${target}): ${red ? 'FAILED' : 'PASSED'}: ${Object.entries(totals.phases)
+      .map(
+        ([p, t]) =>
+          `${p} ${t.passed} passed, ${t.failed} failed, ${t.flaky ? `${t.flaky} flaky, ` : ''}${t.skipped} skipped`,
+      )
       .join('; ')}`,
   );
+  if (totals.flaky)
+    console.log(
+      `${totals.flaky} flaky: failed, then passed when sent again (see FLAKY above); ${options.failOnFlaky ? 'they fail the run (--fail-on-flaky)' : 'reported, not failed (give --fail-on-flaky to fail on them)'}.`,
+    );
   const summary = {
     target,
     passed: totals.passed,
     failed: totals.failed,
     skipped: totals.skipped,
+    flaky: totals.flaky,
+    failOnFlaky: Boolean(options.failOnFlaky),
     phases: totals.phases,
     coverage,
   };
-  if (options.junit) writeJunit(options.junit, reported, cases);
+  if (options.junit) writeJunit(options.junit, reported, cases, { failOnFlaky: options.failOnFlaky });
   if (options.json) writeJson(options.json, summary, cases);
   if (process.env.GITHUB_ACTIONS === 'true') {
     const { loadModel } = await import('@hosting-api/openapi/model');
@@ -696,7 +731,7 @@ async function run(phases: string[], options: RunOptions) {
       specGiven: options.spec,
     });
   }
-  process.exit(totals.failed || worst ? 1 : 0);
+  process.exit(red ? 1 : 0);
 }
 
 // Before commander: its "unknown option" would not say where the secret goes.

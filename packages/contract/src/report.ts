@@ -4,6 +4,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import junit from 'junit-report-builder';
+import { describeObservation, type Observation } from './flaky';
 import type { Operation, ReportCase, Req, SpecModel, Totals } from './types';
 
 /** A shell-quoted word. */
@@ -48,7 +49,11 @@ const line = (c: ReportCase) => {
   return `[${f?.check ?? c.check}]${where}${ea}: ${f?.message ?? c.errors?.[0] ?? ''}`;
 };
 
-export function writeJunit(file: string, phases: string[], cases: ReportCase[]) {
+/**
+ * JUnit has no flaky outcome: a flaky case is a testcase named `[flaky]` with its observations in
+ * its output, passing, or failing with --fail-on-flaky (`failOnFlaky`).
+ */
+export function writeJunit(file: string, phases: string[], cases: ReportCase[], { failOnFlaky = false } = {}) {
   const builder = junit.newBuilder();
   const reasons: string[] = [];
   for (const phase of phases) {
@@ -57,9 +62,18 @@ export function writeJunit(file: string, phases: string[], cases: ReportCase[]) 
       const t = suite
         .testCase()
         .className(`${phase}.${c.operationId ?? c.check ?? 'gate'}`)
-        .name(c.name);
+        .name(c.outcome === 'flaky' ? `${c.name} [flaky]` : c.name);
       if (c.ms !== undefined) t.time(c.ms / 1000);
-      if (c.outcome === 'fail') {
+      if (c.outcome === 'flaky') {
+        if (failOnFlaky) t.failure(line(c), 'flaky');
+        t.standardOutput(
+          [
+            ...(c.failures ?? []).map((f) => `[${f.check}] ${f.message}`),
+            ...((c.observations ?? []) as Observation[]).map(describeObservation),
+            ...(c.curl ? [`reproduce: ${c.curl}`] : []),
+          ].join('\n'),
+        );
+      } else if (c.outcome === 'fail') {
         t.failure(line(c), c.failures?.[0]?.check ?? c.check);
         const details = [
           ...(c.failures ?? []).map((f) => `[${f.check}] ${f.message}`),
@@ -103,7 +117,7 @@ export function writeJson(file: string, summary: object, cases: ReportCase[]) {
     statement: c.statement,
     name: c.name,
     operation: c.operationId,
-    outcome: { pass: 'passed', fail: 'failed', skip: 'skipped' }[c.outcome],
+    outcome: { pass: 'passed', fail: 'failed', skip: 'skipped', flaky: 'flaky' }[c.outcome],
     expected: c.expected,
     actual: c.actual,
     duration_ms: c.ms,
@@ -111,6 +125,7 @@ export function writeJson(file: string, summary: object, cases: ReportCase[]) {
     reason: c.reason,
     input: c.input,
     curl: c.curl,
+    observations: c.observations,
   }));
   mkdirSync(dirname(resolve(file)), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ ...summary, checks }, null, 1)}\n`);
@@ -146,12 +161,14 @@ export function githubReport({
   specGiven?: string | undefined;
 }) {
   const esc = (s: unknown) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  for (const c of cases.filter((x) => x.outcome === 'fail')) {
+  // A flaky case is a warning: it fails the run only with --fail-on-flaky, and then the run says so.
+  for (const c of cases.filter((x) => x.outcome === 'fail' || x.outcome === 'flaky')) {
     const op = c.operationId && model.operations.find((o) => o.operationId === c.operationId);
     const place = op && specGiven ? placeOf(op, specGiven) : undefined;
     const at = place ? ` file=${esc(place.file)},line=${place.line},` : ' ';
+    const level = c.outcome === 'flaky' ? 'warning' : 'error';
     process.stdout.write(
-      `::error${at}title=${esc(`${c.phase}: ${c.failures?.[0]?.check ?? c.check}`)}::${esc(line(c))}\n`,
+      `::${level}${at}title=${esc(`${c.phase}: ${c.failures?.[0]?.check ?? c.check}`)}::${esc(line(c))}\n`,
     );
   }
   if (!process.env.GITHUB_STEP_SUMMARY) return;
