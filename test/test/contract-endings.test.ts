@@ -149,5 +149,5 @@ describe('reports in every ending', () => {
     expect(workflows.length).toBeGreaterThan(0);
     expect(workflows.every((c) => c.outcome === 'skipped' && /out of scope/.test(c.reason ?? ''))).toBe(true);
     expect(run.output).not.toContain('123461');
-  });
+  }, 240_000);
 });

@@ -2,6 +2,9 @@
 // team would reach its own server: clock running (--speed 60), no control URL, no target data,
 // writes allowed, every phase. 0 failures, at least 90% of the documented responses and of the
 // behaviour statements exercised, and every pre-existing resource reads the same after the run.
+// Three runs in a row against the same sandbox: none fails and none has a flaky case (queued work
+// of one run landing in another's comparison used to fail about one run in four; the 20-run figure
+// is bench/repeat.mjs's).
 // The same against another seed: contract-live-variant.test.ts.
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,15 +12,20 @@ import { type CheckRun, expectCoverage, failuresOf, liveCheck } from './live-che
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let run: CheckRun;
+const runs: CheckRun[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 60, selfCheck: true });
-  run = await liveCheck(sandbox);
-}, 400_000);
+  for (let i = 0; i < 3; i++) runs.push(await liveCheck(sandbox));
+  run = runs[0]!;
+}, 1_200_000);
 afterAll(() => sandbox?.stop());
 
-it('passes with no failure in any phase', () => {
-  expect(failuresOf(run), run.output.slice(-4000)).toBe('');
-  expect(run.code).toBe(0);
+it('passes with no failure and no flaky case in any phase, three runs in a row', () => {
+  for (const r of runs) {
+    expect(failuresOf(r), r.output.slice(-4000)).toBe('');
+    expect(r.summary.flaky ?? 0, r.output.slice(-4000)).toBe(0);
+    expect(r.code).toBe(0);
+  }
 });
 
 it('exercises at least 90% of the documented responses and of the behaviour statements', () => {

@@ -11,6 +11,7 @@ import { loadModel } from '@hosting-api/openapi/model';
 import fc from 'fast-check';
 import { checkOfProblem, checksFromEnv } from './checks';
 import { STATEMENT_CHECKS, statementCoverage } from './checks/index';
+import { citeForThisRepository } from './citations';
 import {
   obtainToken,
   parseCommandLine,
@@ -113,6 +114,7 @@ try {
 }
 
 const model = await loadModel(specFile(usage));
+citeForThisRepository(model);
 const checker = await createChecker(model);
 const started = Date.now();
 
@@ -886,7 +888,7 @@ console.log(
     coverage.byKind,
   )
     .map(([kind, k]) => `${kind} ${k.exercised}/${k.statements}`)
-    .join(', ')}); silent and queued statements are not counted.`,
+    .join(', ')}); silent, queued and read-effect (terminated, issued) statements are not counted.`,
 );
 console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 if (values.results) {
