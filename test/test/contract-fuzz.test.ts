@@ -340,7 +340,8 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     try {
-      const only = ['--only', 'getSite,createAccessToken', '--workflow', 'alerts-paging'];
+      // --only scopes the workflows too: alerts-paging reads listAlerts.
+      const only = ['--only', 'getSite,createAccessToken,listAlerts', '--workflow', 'alerts-paging'];
       const r = await gate(['check', ...only, '--max-examples', '1', '--request-timeout', '300'], {
         ...live(),
         CONTRACT_BASE_URL: `${url}/v1`,

@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 
 import { CHECKS, checkOfProblem, selectChecks } from './checks';
 import { createPlan } from './live-plan';
-import type { CappedAnswer, Failure, Json, PhaseResult, PhaseResults, ReportCase, Totals } from './types';
+import type { CappedAnswer, Failure, Json, PhaseResult, PhaseResults, ReportCase, SpecModel, Totals } from './types';
 
 /** The options of a phase command (commander's camel-cased names). */
 interface RunOptions {
@@ -72,9 +72,7 @@ const percentage = (value: string) => {
 };
 
 /** Exits 2 unless every `--only` entry names an operation of the spec (or a documented response of one). */
-async function checkOnly(only: string, flag: string) {
-  const { loadModel } = await import('@hosting-api/openapi/model');
-  const model = await loadModel(specFile((message: string) => die(2, message)));
+function checkOnly(model: SpecModel, only: string, flag: string) {
   for (const entry of only
     .split(',')
     .map((s) => s.trim())
@@ -529,8 +527,8 @@ async function run(phases: string[], options: RunOptions) {
     const model = await loadModel(specPath).catch((error: Error) => {
       throw new Stop(2, error.message);
     });
-    if (options.only) await checkOnly(options.only, '--only');
-    if (options.exclude) await checkOnly(options.exclude, '--exclude');
+    if (options.only) checkOnly(model, options.only, '--only');
+    if (options.exclude) checkOnly(model, options.exclude, '--exclude');
     if (target === 'live') {
       const checker = await createChecker(model);
       const op = model.issueTokenOperation!;
