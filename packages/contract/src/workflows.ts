@@ -389,6 +389,9 @@ const recorder = http.createServer((req, res) => {
     if (key) exercised.add(key);
   });
 });
+// respect's fetch keeps connections alive (undici, 4 s idle); the recorder keeps them longer, so that it
+// never closes one as respect sends on it (seen as "fetch failed (UND_ERR_SOCKET)" under load).
+recorder.keepAliveTimeout = 65_000;
 await new Promise<void>((ok) => recorder.listen(0, '127.0.0.1', ok));
 const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
 
