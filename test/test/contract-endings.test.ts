@@ -2,8 +2,8 @@
 // plays three targets by path prefix:
 // - /flaky: the sandbox, except that a site's notes read differently once, by themselves, right
 //   after a refused note: the comparison is `flaky` with its observations; --fail-on-flaky fails;
-// - /scoped: a team's server that implements only listSites and getSite: `check --only` is green
-//   and no workflow outside the scope runs;
+// - /scoped: a team's server that implements only listSites and getSite (and the token operations,
+//   which the gate needs for itself): `check --only` is green and no workflow outside the scope runs;
 // - /badtoken: a token answer that breaks the spec: exit 3, one message, JUnit and JSON say why.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -33,7 +33,7 @@ beforeAll(async () => {
           .end(JSON.stringify({ message: 'Success', data: { access_token: 'x', token_type: 7 }, errors: null }));
       if (
         tenant === 'scoped' &&
-        !(path === '/auth/token' || (req.method === 'GET' && /^\/v1\/sites(\/[^/]+)?$/.test(path)))
+        !(path.startsWith('/auth/') || (req.method === 'GET' && /^\/v1\/sites(\/[^/]+)?$/.test(path)))
       )
         return res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(notFound));
       const chunks: Buffer[] = [];

@@ -244,11 +244,7 @@ hooks.beforeAll((transactions: Transaction[], done: Done) => {
     .then(
       async (value) => {
         token = value;
-        // The revoked-token probe sends the revoke operation: only when --only/--exclude keep it in scope.
-        const revokeInScope =
-          (!ONLY.length || ONLY.some((o) => o.split(' ')[0] === revokeOp.operationId)) &&
-          !EXCLUDE.includes(revokeOp.operationId);
-        if (PROBES && revokeInScope && transactions.some((t) => String(t.expected.statusCode) === '401')) {
+        if (PROBES && transactions.some((t) => String(t.expected.statusCode) === '401')) {
           try {
             const doomed = await obtainToken();
             await revokeToken(doomed);

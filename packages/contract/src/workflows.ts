@@ -303,8 +303,11 @@ const SANDBOX_INPUTS: Record<string, number> = {
   scratchSiteId: 123456,
   scratchSiteId2: 123457,
 };
-let inputs: Record<string, number | null> =
-  target === 'sandbox' ? { ...SANDBOX_INPUTS } : Object.fromEntries(Object.keys(SANDBOX_INPUTS).map((k) => [k, null]));
+// With control routes (CONTRACT_CONTROL_URL) the target is a sandbox the run may reset: its seed ids hold.
+const seeded = target === 'sandbox' || Boolean(process.env.CONTRACT_CONTROL_URL);
+let inputs: Record<string, number | null> = seeded
+  ? { ...SANDBOX_INPUTS }
+  : Object.fromEntries(Object.keys(SANDBOX_INPUTS).map((k) => [k, null]));
 let givenInputs: Record<string, number | null> = {};
 const scratchSites: number[] = [];
 if (target === 'sandbox') {
@@ -511,7 +514,7 @@ for (const wf of workflows) {
   if (outOfScope.length)
     reason = `out of scope: its steps call ${[...new Set(outOfScope)].join(', ')} (--only, --exclude)`;
   else if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
-  else if (target !== 'sandbox' && wf.literalIds.length)
+  else if (!seeded && wf.literalIds.length)
     reason = `live: its steps name ids of the sandbox's seed (${wf.literalIds.join(', ')}), not ids found through the target's lists`;
   else if (wf.writes && !allowWrites) reason = 'changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
   else if (wf.webhook && !receivesWebhooks)
