@@ -70,6 +70,10 @@ for (const o of model.operations.filter((o) => o.clientMethod)) {
     ...(item?.properties ? { columns: Object.keys(item.properties) } : {}),
     ...(wait ? { wait } : {}),
     ...(o.destructive ? { destructive: true } : {}),
+    // A read the spec states an effect for (not safe, the model's one rule): the CLI asks first.
+    ...(o.method === 'get' && !o.safe
+      ? { effect: o.effects.map((e) => [e.kind, e.what].filter(Boolean).join(': ')).join('; ') }
+      : {}),
     ...(preview ? { preview } : {}),
   });
 }

@@ -65,6 +65,8 @@ for (const o of model.operations) {
       .replace(/^-|-$/g, ''),
     pathParams,
     destructive,
+    // Safe: a GET the spec states no effect for (the model's one rule): `--read-only` and `readOnlyHint`.
+    safe: o.safe,
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
   });
 }

@@ -21,7 +21,21 @@ function uniqueClientMethod() {
 // `silent` where the documentation says none) and a write states its effect on reads (`x-effects`,
 // or `silent`); each statement uses the kinds the checks know.
 const LIST_KINDS_ORDER = ['asc', 'desc'];
-const EFFECT_KINDS = ['created', 'updated', 'deleted', 'set', 'toggle', 'queued', 'credentials', 'revoked'];
+const EFFECT_KINDS = [
+  'created',
+  'updated',
+  'deleted',
+  'set',
+  'toggle',
+  'queued',
+  'credentials',
+  'revoked',
+  'terminated',
+  'issued',
+];
+// Words of a GET's description that name an effect besides reading (CONVENTIONS.md, "Safe").
+const NAMES_AN_EFFECT =
+  /side effect|terminat|disconnect|time-limited|one-time|single-use|only when about to use|\breset|\brevok|invalidat|expires? (?:the|any)/i;
 const OPERATORS = ['equals', 'contains', 'equals-or-contains'];
 const UNITS = ['seconds', 'epoch-seconds', 'GiB', 'utc-milliseconds'];
 const isList = (id) => /^(list|search)[A-Z]/.test(id ?? '');
@@ -76,7 +90,15 @@ function behaviourStatements() {
           });
       });
     }
-    if (isWrite(key, id)) {
+    if (key === 'get' && operation['x-effects'] === undefined) {
+      const named = String(operation.description ?? '').match(NAMES_AN_EFFECT)?.[0];
+      if (named)
+        report({
+          message: `${id} is a GET whose description names an effect ("${named}"): state it in x-effects, so that read-only tools leave it out (see spec/CONVENTIONS.md, "Safe").`,
+          location: location.key(),
+        });
+    }
+    if (isWrite(key, id) || (key === 'get' && operation['x-effects'] !== undefined)) {
       const effects = operation['x-effects'];
       if (effects === undefined)
         report({

@@ -22,6 +22,10 @@ export interface StateFollow {
 export declare function isDestructive(operation: Json, method: string): boolean;
 
 export declare const METHODS: readonly Method[];
+/** get, head, options, trace: the methods that ask only to read. */
+export declare const SAFE_METHODS: readonly Method[];
+/** A safe method and no `x-effects`: what read-only tools may send (CONVENTIONS.md, "Safe"). */
+export declare function isSafe(operation: Json, method: string): boolean;
 
 export interface Operation {
   operationId: string;
@@ -33,6 +37,8 @@ export interface Operation {
   summary: string;
   /** Loses data or cannot be undone: a DELETE, or `x-destructive: true` (see isDestructive). */
   destructive: boolean;
+  /** A safe method with no `x-effects` (see isSafe): read-only tools send only these. */
+  safe: boolean;
   /** `x-client-method`, e.g. `sites.notes.list`. */
   clientMethod: string | undefined;
   /** The operationId of the read of the thing this operation acts on (model/follow.js), if the spec has one. */
@@ -121,6 +127,8 @@ export interface SpecModel {
   tokenOperations: Operation[];
   /** The destructive operations (`destructive`): what the CLI confirms and the MCP server hides by default. */
   destructiveOperations: Operation[];
+  /** The safe operations (`safe`): what a read-only gate run sends and MCP `--read-only` lists. */
+  safeOperations: Operation[];
   /**
    * The token operation that issues tokens (`createAccessToken`): its form body requires
    * `grant_type` and allows `client_credentials` (the OAuth 2 client-credentials grant).

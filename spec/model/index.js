@@ -35,6 +35,18 @@ export function isDestructive(operation, method) {
   return typeof marked === 'boolean' ? marked : String(method).toLowerCase() === 'delete';
 }
 
+/** Methods that ask only to read (RFC 9110 §9.2.1). */
+export const SAFE_METHODS = ['get', 'head', 'options', 'trace'];
+
+/**
+ * Safe: the method is safe and the spec states no effect for it (`x-effects`, e.g. the SSH
+ * disconnect GET, the database-admin URL GET). The one rule the gate's read-only mode, the MCP
+ * server's `--read-only` and `readOnlyHint`, and the CLI's confirmation read.
+ */
+export function isSafe(operation, method) {
+  return SAFE_METHODS.includes(String(method).toLowerCase()) && operation?.['x-effects'] === undefined;
+}
+
 /** Reads a bundled spec (a JSON or YAML file, default `specPath()`, or a document) into the model. */
 export async function loadModel(source = specPath()) {
   let document;
@@ -96,6 +108,7 @@ export function buildModel(document, dereferenced, sources = {}) {
         tags: op.tags ?? [],
         summary: op.summary ?? '',
         destructive: isDestructive(op, method),
+        safe: isSafe(op, method),
         clientMethod: op['x-client-method'],
         security,
         requiresToken: security.length > 0,
@@ -168,6 +181,7 @@ export function buildModel(document, dereferenced, sources = {}) {
     authUrl: tokenOperations.length ? tokenOperations[0].baseUrl : undefined,
     tokenOperations,
     destructiveOperations: operations.filter((o) => o.destructive),
+    safeOperations: operations.filter((o) => o.safe),
     issueTokenOperation,
     revokeTokenOperation,
     authPaths: [...new Set(tokenOperations.map((o) => o.path))],

@@ -5,7 +5,18 @@
 // spec/ where it is written (`source`), so a check that fails can cite it.
 
 export const LIST_KINDS = ['order', 'filter', 'search', 'paging'];
-export const EFFECT_KINDS = ['created', 'updated', 'deleted', 'set', 'toggle', 'queued', 'credentials', 'revoked'];
+export const EFFECT_KINDS = [
+  'created',
+  'updated',
+  'deleted',
+  'set',
+  'toggle',
+  'queued',
+  'credentials',
+  'revoked',
+  'terminated',
+  'issued',
+];
 export const UNITS = ['seconds', 'epoch-seconds', 'GiB', 'utc-milliseconds'];
 /** A list or search operation, by the naming convention: it must state its order. */
 export const isListOperation = (operationId) => /^(list|search)[A-Z]/.test(operationId ?? '');

@@ -1,7 +1,7 @@
 // The one list of destructive operations (model/index.js `isDestructive`, `x-destructive`) and the one
 // reading of a target's address (model/target.js): what the CLI's guard, the MCP server and the gate read.
 import { describe, expect, it } from 'vitest';
-import { isDestructive, loadModel, resolveTarget } from '../model/index.js';
+import { isDestructive, isSafe, loadModel, resolveTarget } from '../model/index.js';
 
 describe('destructive operations', () => {
   it('every DELETE, and what the spec marks x-destructive: true; an explicit false wins', async () => {
@@ -19,6 +19,18 @@ describe('destructive operations', () => {
       'revokeAccessToken',
     ]);
     expect(ids).toEqual(expect.arrayContaining(deletes));
+  });
+});
+
+describe('safe operations', () => {
+  it('a safe method with no x-effects: the two GETs the documentation gives an effect are not safe', async () => {
+    expect(isSafe({}, 'GET')).toBe(true);
+    expect(isSafe({ 'x-effects': [{ kind: 'terminated' }] }, 'get')).toBe(false);
+    expect(isSafe({}, 'post')).toBe(false);
+    const model = await loadModel();
+    const unsafeGets = model.operations.filter((o) => o.method === 'get' && !o.safe).map((o) => o.operationId);
+    expect(unsafeGets.sort()).toEqual(['getSiteCmsDbAdminUrl', 'getSiteDisconnectSsh']);
+    expect(model.safeOperations.every((o) => o.method === 'get')).toBe(true);
   });
 });
 

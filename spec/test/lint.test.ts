@@ -59,6 +59,21 @@ const fixture = {
         'x-state': { after: {} },
       }),
     },
+    '/h': {
+      get: op({
+        operationId: 'getH',
+        'x-client-method': 'h.get',
+        description: 'Terminates all SSH connections to the site.',
+      }),
+    },
+    '/i': {
+      get: op({
+        operationId: 'getI',
+        'x-client-method': 'i.get',
+        description: 'A time-limited URL: request it only when about to use it.',
+        'x-effects': [{ kind: 'issued', what: 'a URL' }],
+      }),
+    },
     '/f/{id}': {
       get: op({
         operationId: 'getF',
@@ -96,4 +111,14 @@ it('reports every spec problem the client generator leaves to lint, with what to
     ]),
   );
   expect(problems.every((p) => p.severity === 'error')).toBe(true);
+  // A GET that states its effect in x-effects passes.
+  expect(found.filter((f) => f.startsWith('#/paths/~1i/'))).toEqual([]);
+});
+
+it('fails a GET whose description names an effect without x-effects', async () => {
+  const config = await loadConfig({ configPath: fileURLToPath(new URL('../../redocly.yaml', import.meta.url)) });
+  const problems = await lintFromString({ source: JSON.stringify(fixture), absoluteRef: '/fixture.json', config });
+  expect(problems.map((p) => `${p.location[0]?.pointer} ${p.message}`)).toContain(
+    '#/paths/~1h/get getH is a GET whose description names an effect ("Terminat"): state it in x-effects, so that read-only tools leave it out (see spec/CONVENTIONS.md, "Safe").',
+  );
 });

@@ -3,8 +3,9 @@
 // curl reproducer must reproduce it, and configuration and reachability errors must give their
 // exit code and one line. One sandbox and one drifting proxy for the whole file.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { promisify } from 'node:util';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { listenLocal, relay, runContractCli } from './gate';
+import { contractPackage, listenLocal, relay, runContractCli } from './gate';
 
 const gate = runContractCli;
 
@@ -193,11 +194,17 @@ describe('hosting-api-contract fuzz against a drifting server', () => {
     expect(run.output + run.stderr).not.toContain(sandbox.clients[0]!.clientSecret);
   });
 
-  it('the same seed gives the same cases; under GitHub Actions, annotations at the spec and a step summary', async () => {
+  it('the same seed gives the same cases; under GitHub Actions, annotations at the spec given and a step summary', async () => {
     const summary = join(dir, 'summary.md');
+    // The team's own copy of the spec (--spec): annotations point into it, never into node_modules.
+    const teamSpec = join(dir, 'team-openapi.yaml');
+    const fromGate = createRequire(join(contractPackage, 'package.json'));
+    copyFileSync(fromGate.resolve('@hosting-api/openapi/openapi.yaml'), teamSpec);
     const again = await gate(
       [
         'fuzz',
+        '--spec',
+        teamSpec,
         '--allow-writes',
         '--only',
         'createSiteNote',
@@ -211,8 +218,9 @@ describe('hosting-api-contract fuzz against a drifting server', () => {
       { ...live(), GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
     );
     expect(again.output).toMatch(
-      /^::error file=[^,]*openapi\.yaml,line=\d+,title=fuzz: positive_data_acceptance::.*createSiteNote/m,
+      /^::error file=[^,]*team-openapi\.yaml,line=\d+,title=fuzz: positive_data_acceptance::.*createSiteNote/m,
     );
+    expect(again.output).not.toContain('node_modules');
     expect(readFileSync(summary, 'utf8')).toMatch(/\| fuzz \| positive_data_acceptance \| createSiteNote \|/);
     const first = checks.find((c) => c.check === 'positive_data_acceptance' && c.operation === 'createSiteNote');
     const second = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')).checks.find(
@@ -332,7 +340,8 @@ describe('hosting-api-contract: configuration and reachability errors', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     try {
-      const only = ['--only', 'getSite,createAccessToken', '--workflow', 'alerts-paging'];
+      // --only scopes the workflows too: alerts-paging reads listAlerts.
+      const only = ['--only', 'getSite,createAccessToken,listAlerts', '--workflow', 'alerts-paging'];
       const r = await gate(['check', ...only, '--max-examples', '1', '--request-timeout', '300'], {
         ...live(),
         CONTRACT_BASE_URL: `${url}/v1`,

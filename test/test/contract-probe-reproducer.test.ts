@@ -61,6 +61,9 @@ it('reports the status the probe got, and its reproducer sends the garbage token
       'examples',
       '--only',
       'getSite 401',
+      // The client id given as a flag, not in the environment: the reproducer's token line carries it.
+      '--client-id',
+      sandbox.clients[0]!.clientId,
       '--json',
       join(dir, 'r.json'),
     ],
@@ -69,7 +72,6 @@ it('reports the status the probe got, and its reproducer sends the garbage token
         ...clean,
         CONTRACT_BASE_URL: `${url}/v1`,
         CONTRACT_AUTH_URL: url,
-        CONTRACT_CLIENT_ID: sandbox.clients[0]!.clientId,
         CONTRACT_CLIENT_SECRET: sandbox.clients[0]!.clientSecret,
       },
     },
@@ -91,4 +93,11 @@ it('reports the status the probe got, and its reproducer sends the garbage token
   const { stdout } = await promisify(execFile)('sh', ['-c', probe.curl!]);
   expect(stdout).toMatch(/^HTTP\/1\.1 200/);
   expect(output).not.toContain(sandbox.clients[0]!.clientSecret);
+  // The token line replays with the secret from the environment alone.
+  const tokenLine = /^ {2}(TOKEN=.*)$/m.exec(output)![1]!;
+  expect(tokenLine).toContain(`client_id=${sandbox.clients[0]!.clientId}`);
+  const replay = await promisify(execFile)('sh', ['-c', `${tokenLine}; printf %s "$TOKEN"`], {
+    env: { PATH: process.env.PATH, CONTRACT_CLIENT_SECRET: sandbox.clients[0]!.clientSecret },
+  });
+  expect(replay.stdout).toMatch(/^\S{16,}$/);
 }, 60_000);

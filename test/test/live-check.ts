@@ -13,7 +13,7 @@ export interface Case {
   check: string;
   name: string;
   operation?: string;
-  outcome: 'passed' | 'failed' | 'skipped';
+  outcome: 'passed' | 'failed' | 'skipped' | 'flaky';
   expected?: string;
   actual?: string;
   failures?: { check: string; message: string }[];
@@ -23,6 +23,7 @@ export interface CheckRun {
   output: string;
   summary: {
     failed: number;
+    flaky?: number;
     passed: number;
     phases: Record<string, { passed: number; failed: number }>;
     /** The state diff's figures (main.ts): what it read, what changed, what others did meanwhile. */
@@ -100,8 +101,8 @@ export function liveCheck(
 /** The failures of a run, one line each, for an assertion message. */
 export const failuresOf = (run: CheckRun) =>
   run.cases
-    .filter((c) => c.outcome === 'failed')
-    .map((c) => `${c.phase} ${c.name}: ${(c.failures ?? []).map((f) => f.message).join('; ')}`)
+    .filter((c) => c.outcome === 'failed' || c.outcome === 'flaky')
+    .map((c) => `${c.outcome} ${c.phase} ${c.name}: ${(c.failures ?? []).map((f) => f.message).join('; ')}`)
     .join('\n');
 
 /**

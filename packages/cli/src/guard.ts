@@ -34,7 +34,19 @@ function summary(data: unknown): string {
   return fields.map((k) => `${k}: ${JSON.stringify(record[k])}`).join(', ') || JSON.stringify(record).slice(0, 200);
 }
 
+/**
+ * Asks before it (on a terminal; --yes elsewhere): a destructive operation, or a GET the spec states an
+ * effect for (`effect`: not safe by the spec model's one rule, e.g. the SSH disconnect).
+ */
+export const asks = (op: { destructive?: boolean; effect?: string }) => Boolean(op.destructive || op.effect);
+
+/** What the question says the operation does. */
+const does = (d: Pick<Destructive, 'effect'>) =>
+  d.effect ? `is not only a read (${d.effect})` : 'is destructive: it loses data or cannot be undone';
+
 export interface Destructive {
+  /** A read's effect (CommandSpec `effect`); undefined for a destructive operation. */
+  effect?: string;
   /** `DELETE /sites/200002 (deleteSite)`. */
   what: string;
   /** `--yes`. */
@@ -46,16 +58,17 @@ export interface Destructive {
 }
 
 /** Refuses without a terminal unless --yes; to be called before anything is read or sent. */
-export function refuseWithoutTerminal(d: Pick<Destructive, 'what' | 'yes'>, io: Io): void {
+export function refuseWithoutTerminal(d: Pick<Destructive, 'what' | 'yes' | 'effect'>, io: Io): void {
   if (d.yes || io.stdin.isTTY) return;
-  throw new UsageError(`${d.what} is destructive: pass --yes to run it without a terminal (nothing was sent)`);
+  const kind = d.effect ? `is not only a read (${d.effect})` : 'is destructive';
+  throw new UsageError(`${d.what} ${kind}: pass --yes to run it without a terminal (nothing was sent)`);
 }
 
 /** On a terminal: shows what will be affected, then asks; anything but y or yes aborts. */
 export async function confirm(d: Destructive, io: Io): Promise<void> {
   if (d.yes) return;
   refuseWithoutTerminal(d, io);
-  io.stderr.write(`${d.what} is destructive: it loses data or cannot be undone.\n`);
+  io.stderr.write(`${d.what} ${does(d)}.\n`);
   if (d.preview) io.stderr.write(`It acts on ${summary(await d.preview())}\n`);
   if (d.body !== undefined) io.stderr.write(`Body: ${JSON.stringify(d.body)}\n`);
   io.stderr.write('Continue? Type y or yes to go on, anything else aborts [y/N]: ');

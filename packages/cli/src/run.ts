@@ -54,7 +54,10 @@ export function buildProgram(io: Io, onRun: (status: Promise<number>) => void, a
       `largest answer read: 65536, 64KiB, 10MiB (default HOSTING_API_MAX_SIZE, else ${DEFAULT_MAX_BYTES / 1024 ** 2}MiB)`,
     )
     .option('--dry-run', 'print the request (method, URL, headers with the token masked, body) and send nothing')
-    .option('-y, --yes', 'run a destructive command without asking (required without a terminal)')
+    .option(
+      '-y, --yes',
+      'run a destructive command, or a read the spec states an effect for (the SSH disconnect), without asking (required without a terminal)',
+    )
     .option('--profile <name>', 'the stored credentials to use (default HOSTING_API_PROFILE, else default)')
     .exitOverride()
     .showSuggestionAfterError(true)

@@ -60,6 +60,8 @@ export interface CommandSpec {
   wait?: WaitRule;
   /** Loses data or cannot be undone (the spec model's list): asks on a terminal, needs --yes elsewhere. */
   destructive?: boolean;
+  /** A GET the spec states an effect for (`x-effects`: not safe), in words (`terminated: SSH connections`): asks like a destructive one. */
+  effect?: string;
   /** The read (operationId) that shows what a destructive command acts on, before it asks. */
   preview?: string;
 }

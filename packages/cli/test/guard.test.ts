@@ -103,6 +103,20 @@ describe('destructive commands', () => {
     expect((await cli(['sites', 'notes', 'get', '123456', String(id)])).code).toBe(5);
   });
 
+  it('a GET the spec states an effect for (the SSH disconnect) asks like a destructive one', async () => {
+    const refused = await cli(['sites', 'ssh', 'disconnect', '123456']);
+    expect([refused.code, refused.err]).toEqual([
+      2,
+      'error: GET /sites/123456/disconnect-ssh (getSiteDisconnectSsh) is not only a read (terminated: SSH connections): pass --yes to run it without a terminal (nothing was sent)\n',
+    ]);
+    const raw = await cli(['api', 'GET', '/sites/123456/cms/db-admin-url']);
+    expect(raw.code).toBe(2);
+    expect(raw.err).toContain('is not only a read (issued: time-limited database-admin URL)');
+    expect((await cli(['sites', 'ssh', 'disconnect', '123456', '--yes'])).code).toBe(0);
+    // A safe GET does not ask.
+    expect((await cli(['sites', 'get', '123456'])).code).toBe(0);
+  });
+
   it('under a pseudo-terminal: shows what the read answers and asks; n aborts (exit 2, nothing changed), y deletes', async () => {
     const id = await newNote('Ask first');
     const no = await cli(['sites', 'notes', 'delete', '123456', String(id)], { tty: true, stdin: 'n\n' });

@@ -7,7 +7,7 @@ import type { Results } from './fuzz-results';
 import { bodyMutations, breaking, valid } from './generate';
 import { cannotPutBack } from './ledger';
 import { changesEveryItem } from './live-plan';
-import { isRead } from './safety';
+import { isRead, needsWrites, READ_ONLY_REASON } from './safety';
 import type { Failure, Json, Operation, Req, RequestParts, Res } from './types';
 
 /** A generated change of a request: a body mutation (generate.ts), a query or a path parameter. */
@@ -37,6 +37,7 @@ export function createFuzzChecks({
   requestOf,
   responseFailures,
   reset,
+  quiet,
   results: { property, record, skip },
 }: {
   byPath: Map<string, Operation>;
@@ -48,6 +49,8 @@ export function createFuzzChecks({
   requestOf: (op: Operation, parts?: RequestParts) => Req;
   responseFailures: (op: Operation, res: Res, o?: { expect?: string }) => Failure[];
   reset: () => unknown;
+  /** Waits until queued work the run caused has landed, before a before/after comparison through `read` (fuzz.ts). */
+  quiet: (read: Operation | undefined) => Promise<void>;
   results: Results;
 }) {
   /** The read that shows whether a write changed something: GET of the same path, else of its parent. */
@@ -70,8 +73,8 @@ export function createFuzzChecks({
 
   /** Live runs change only what they created: the last path parameter must be one of those. */
   function writeAllowed(op: Operation) {
-    if (isRead(op)) return { ok: true };
-    if (!allowWrites) return { ok: false, reason: 'changes the target; give --allow-writes to run it' };
+    if (!needsWrites(op)) return { ok: true };
+    if (!allowWrites) return { ok: false, reason: READ_ONLY_REASON };
     if (!live) return { ok: true };
     if (changesEveryItem(op.operationId))
       return { ok: false, reason: 'changes every item of its list, those that existed before the run too' };
@@ -117,6 +120,7 @@ export function createFuzzChecks({
     // Refused writes must change nothing: a read before and after each (reads change nothing by
     // definition, and a read that answers differently each time proves nothing).
     let read = isRead(op) ? undefined : readOf(op);
+    await quiet(read);
     const [first, second] = read ? [await snapshot(read), await snapshot(read)] : [];
     if (first !== second) read = undefined;
     await property('negative_data_rejection', op, fc.oneof(...arbs), async (mutation) => {
@@ -125,6 +129,7 @@ export function createFuzzChecks({
         query: mutation.query,
         body: mutation.apply ? mutation.apply(base) : media ? base : undefined,
       });
+      await quiet(read);
       const before = await snapshot(read);
       const res = await send(req);
       const after = await snapshot(read);
@@ -146,6 +151,7 @@ export function createFuzzChecks({
         request: req,
         expected: documented4xx.join(' or '),
         actual: res.status,
+        answer: res.text.slice(0, 300),
       };
     });
   }
@@ -204,14 +210,14 @@ export function createFuzzChecks({
         request: req,
         expected: Object.keys(op.responses).join(', '),
         actual: res.status,
+        answer: res.text.slice(0, 300),
       };
     });
   }
 
   async function ignoredAuth(op: Operation) {
     if (!op.requiresToken || !('401' in op.responses)) return;
-    if (!isRead(op) && !allowWrites)
-      return skip('ignored_auth', op, 'changes the target; give --allow-writes to run it');
+    if (needsWrites(op) && !allowWrites) return skip('ignored_auth', op, READ_ONLY_REASON);
     const t0 = Date.now();
     const failures = [];
     let req: Req | undefined;
@@ -421,6 +427,7 @@ export function createFuzzChecks({
   async function filterSemantics(op: Operation) {
     const paged = op.parameters.some((p) => p.name === 'per_page') || jsonBody(op)?.schema?.properties?.per_page;
     if (!isRead(op) || !paged) return;
+    if (needsWrites(op) && !allowWrites) return skip('filter_semantics', op, READ_ONLY_REASON);
     const t0 = Date.now();
     const body = jsonBody(op) ? {} : undefined;
     const problems = (await pagingProblems(op, { body })).map((p) => `paging: ${p}`);

@@ -11,6 +11,7 @@ import { loadModel } from '@hosting-api/openapi/model';
 import { createApi } from './api';
 import { checkOfProblem, checksFromEnv } from './checks';
 import { STATEMENT_CHECKS, statementCoverage } from './checks/index';
+import { citeForThisRepository } from './citations';
 import {
   obtainToken,
   parseCommandLine,
@@ -20,12 +21,13 @@ import {
   startGateSandbox,
   TOKEN_REFRESH_MS,
 } from './cli';
+import { describeObservation, type Observation } from './flaky';
 import { createFuzzChecks } from './fuzz-checks';
 import { createResults } from './fuzz-results';
 import { cappedFetch } from './http-cap';
 import { createObserver, openLedger, rememberSetting } from './ledger';
 import { guardOutput, shown } from './redact';
-import { isRead } from './safety';
+import { isRead, needsWrites, READ_ONLY_REASON } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type {
   Case,
@@ -94,6 +96,7 @@ try {
 }
 
 const model = await loadModel(specFile(usage));
+citeForThisRepository(model);
 const checker = await createChecker(model);
 const started = Date.now();
 
@@ -137,7 +140,7 @@ function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 't
         encodeURIComponent(
           String(
             over[name] ??
-              (live && writeParams && !isRead(op) ? writeParams[name] : undefined) ??
+              (live && writeParams && needsWrites(op) ? writeParams[name] : undefined) ??
               params[name] ??
               paramExample(op.parameters.find((p) => p.name === name && p.in === 'path') ?? {}) ??
               1,
@@ -156,7 +159,38 @@ function requestOf(op: Operation, { path: over = {}, query = {}, body, auth = 't
     headers['Content-Type'] = 'application/json';
     text = JSON.stringify(body);
   }
-  return { method: op.method.toUpperCase(), url: url.href, headers, body: text };
+  const req = { method: op.method.toUpperCase(), url: url.href, headers, body: text };
+  if (op.effects?.some((e) => e.kind === 'queued')) queuedRequests.add(req);
+  return req;
+}
+
+// ---- quiet: queued work the run caused lands before a before/after comparison -----------------
+/** Requests of operations the spec states a `queued` effect for: applied later, not at once. */
+const queuedRequests = new WeakSet<Req>();
+let queuedAt = 0; // when the run last sent one
+let quietAt = 0; // when the run last waited for quiet
+/** How long a read must keep its answer to count as quiet (CONTRACT_QUIET_MS), and the most a wait takes. */
+const QUIET_MS = Number(process.env.CONTRACT_QUIET_MS) || 1000;
+const QUIET_BUDGET_MS = 10 * QUIET_MS;
+const quietWaits = { count: 0, ms: 0 };
+/**
+ * Before a before/after comparison through `read`: when the run has sent a queued operation since
+ * the last wait, reads until the answer stays the same for QUIET_MS (at most QUIET_BUDGET_MS).
+ */
+async function quiet(read: Operation | undefined) {
+  if (!live || !read || queuedAt <= quietAt) return; // the gate's own sandbox: a frozen clock, nothing lands
+  const readText = async () => (await send(requestOf(read))).text;
+  const t0 = Date.now();
+  let last = await readText();
+  let since = Date.now();
+  while (Date.now() - since < QUIET_MS && Date.now() - t0 < QUIET_BUDGET_MS) {
+    await new Promise((done) => setTimeout(done, QUIET_MS / 5));
+    const now = await readText();
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+  quietAt = Date.now();
+  quietWaits.count++;
+  quietWaits.ms += quietAt - t0;
 }
 
 /** Sends a request (node:http: two operations are GETs with a body, which fetch cannot send). */
@@ -168,6 +202,7 @@ async function send(req: Req): Promise<Res> {
     tokenAt = Date.now();
     req = { ...req, headers: { ...req.headers, Authorization: `Bearer ${token}` } };
   }
+  if (queuedRequests.has(req)) queuedAt = Date.now();
   const t0 = performance.now();
   const res = await cappedFetch(
     req.url,
@@ -210,7 +245,7 @@ function responseFailures(op: Operation, res: Res, { expect }: { expect?: string
 const reset = () => (sandbox ? sandbox.reset() : undefined);
 
 // ---- results (fuzz-results.ts) and the checks (fuzz-checks.ts) -----------------------------
-const resultsOf = createResults({ seed, numRuns, token: () => token, CHECKS });
+const resultsOf = createResults({ seed, numRuns, token: () => token, CHECKS, requestOf });
 const { results, record, skip } = resultsOf;
 const {
   negativeDataRejection,
@@ -229,6 +264,7 @@ const {
   requestOf,
   responseFailures,
   reset,
+  quiet,
   results: resultsOf,
 });
 
@@ -238,7 +274,10 @@ const only = (values.only ?? process.env.CONTRACT_ONLY ?? '')
   .split(',')
   .map((s) => s.trim().split(' ')[0])
   .filter(Boolean);
-const operations = model.operations.filter((o) => !o.outsideV1 && (!only.length || only.includes(o.operationId)));
+const excluded = (process.env.CONTRACT_EXCLUDE ?? '').split(',').map((s) => s.trim().split(' ')[0]);
+const operations = model.operations.filter(
+  (o) => !o.outsideV1 && (!only.length || only.includes(o.operationId)) && !excluded.includes(o.operationId),
+);
 if (only.length && operations.length === 0)
   usage(`--only selects no operation this phase fuzzes (${only.join(', ')}; the token operations are not fuzzed).`);
 
@@ -371,15 +410,16 @@ async function fuzzOperation(op: Operation) {
   await reset();
   await guarded('ignored_auth', op, ignoredAuth);
   await guarded('filter_semantics', op, filterSemantics);
-  if (isRead(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
-  else skip('negative_data_rejection', op, 'changes the target if refused wrongly; give --allow-writes to run it');
+  if (!needsWrites(op) || allowWrites) await guarded('negative_data_rejection', op, negativeDataRejection);
+  else skip('negative_data_rejection', op, READ_ONLY_REASON);
   await guarded('ensure_resource_availability', op, ensureResourceAvailability);
   // use_after_delete before positive_data_acceptance: on a live target each deletes the one
   // resource the run created, and the check that comes second finds it gone.
   await guarded('use_after_delete', op, useAfterDelete);
   await guarded('positive_data_acceptance', op, positiveDataAcceptance);
   await reset();
-  if (isRead(op)) for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
+  if (isRead(op) && (allowWrites || !needsWrites(op)))
+    for (const check of STATEMENT_CHECKS) await statementCheck(check, op);
 }
 // The token operations are served outside /v1 and are not fuzzed; their statements are checked.
 for (const op of model.tokenOperations.filter((o) => !only.length || only.includes(o.operationId)))
@@ -396,7 +436,7 @@ const coverage = statementCoverage(
 );
 const by = (o: string) => results.filter((r) => r.outcome === o);
 console.log(
-  `\nFuzz: ${results.length} cases over ${operations.length} operations (seed ${seed}): ${by('pass').length} passed, ${by('fail').length} failed, ${by('skip').length} skipped.`,
+  `\nFuzz: ${results.length} cases over ${operations.length} operations (seed ${seed}): ${by('pass').length} passed, ${by('fail').length} failed, ${by('flaky').length} flaky, ${by('skip').length} skipped.`,
 );
 for (const r of by('fail'))
   console.log(`FAILED ${r.name}${r.input ? ` (input: ${r.input})` : ''}:\n    ${r.errors!.join('\n    ')}`);
@@ -405,11 +445,23 @@ console.log(
     coverage.byKind,
   )
     .map(([kind, k]) => `${kind} ${k.exercised}/${k.statements}`)
-    .join(', ')}); silent and queued statements are not counted.`,
+    .join(', ')}); silent, queued and read-effect (terminated, issued) statements are not counted.`,
 );
 if (waits.count)
   console.log(
     `State waits: ${waits.count}, ${(waits.ms / 1000).toFixed(1)} s of a budget of ${(waits.budgetMs / 1000).toFixed(0)} s (CONTRACT_WAIT_BUDGET)${waits.timedOut.length ? `; out of budget: ${waits.timedOut.join(', ')}` : ''}.`,
+  );
+for (const r of by('flaky'))
+  console.log(
+    `FLAKY ${r.name}${r.input ? ` (input: ${r.input})` : ''}: failed, then passed when sent again:\n    ${(
+      r.observations as Observation[]
+    )
+      .map(describeObservation)
+      .join('\n    ')}`,
+  );
+if (quietWaits.count)
+  console.log(
+    `Quiet waits (queued work the run caused, before a before/after comparison): ${quietWaits.count}, ${(quietWaits.ms / 1000).toFixed(1)} s.`,
   );
 console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 if (values.results) {

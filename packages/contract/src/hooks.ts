@@ -20,7 +20,7 @@ import type { Contract, Done, Override, Transaction } from './hooks-types';
 import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
 import type { createPlan } from './live-plan';
 import { shown } from './redact';
-import { READ_VERBS } from './safety';
+import { needsWrites, READ_ONLY_REASON, READ_VERBS } from './safety';
 import { createChecker } from './spec-check';
 import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
 
@@ -32,6 +32,10 @@ const BASE_URL = new URL(env.CONTRACT_BASE_URL as string);
 const AUTH_URL = new URL(env.CONTRACT_AUTH_URL as string);
 const ALLOW_WRITES = env.CONTRACT_ALLOW_WRITES === '1';
 const ONLY = (env.CONTRACT_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const EXCLUDE = (env.CONTRACT_EXCLUDE ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
@@ -208,13 +212,14 @@ function skipReason(
   if (ONLY.length && !ONLY.includes(info.op.operationId) && !ONLY.includes(key)) {
     return 'not selected (CONTRACT_ONLY)';
   }
+  if (EXCLUDE.includes(info.op.operationId) || EXCLUDE.includes(key)) return 'left out (--exclude)';
   if (SKIPS[key]) return SKIPS[key];
   const named = data.skips?.[`${key} ${mediaType}`] ?? data.skips?.[key];
   if (named) return `target data: ${named}`;
   if (MODE === 'mock') return undefined;
   const id = info.op.operationId;
-  const writes = !READ_VERBS.test(id) && !TOKEN_OPERATIONS.has(id);
-  if (writes && !ALLOW_WRITES) return 'live: changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
+  const writes = needsWrites(info.model) && !TOKEN_OPERATIONS.has(id);
+  if (writes && !ALLOW_WRITES) return `live: ${READ_ONLY_REASON}`;
   if (override || status.startsWith('2') || status === '401') return undefined;
   if (TOKEN_OPERATIONS.has(id) && status === '400') return undefined;
   if (refusalRead(info, status)) return undefined;

@@ -53,12 +53,15 @@ function createPlan({
   advance,
   moveClock,
   ledger,
+  inScope = () => true,
 }: {
   model: SpecModel;
   /** Requests with the run's token; its answers go through the ledger's observer (what the run created, deleted). */
   api: Api;
   ledger: Ledger;
   writes: boolean;
+  /** --only / --exclude: the state diff reads only the operations in scope. */
+  inScope?: (o: Operation) => boolean;
   run: string;
   budgetMs?: number;
   advance?: (() => Promise<unknown>) | undefined;
@@ -72,7 +75,7 @@ function createPlan({
   const own = new Map<string, Json>(); // operationId → site id of its own
   const fixtures: Params = {}; // param → id of a run-created resource (writes)
   const notes: string[] = []; // what the plan could not set up, and why
-  const snapshot = createSnapshot(ops, api, lister, { moveClock });
+  const snapshot = createSnapshot(ops, api, lister, { moveClock, inScope });
   const { beforeAlerts } = snapshot;
   const created = { sites: [] as Json[] };
   const setup = createSetup({ ops, api, run, lister, waits, created, fixtures, own, notes });
@@ -81,7 +84,8 @@ function createPlan({
   const chosen = new Map<string, Promise<Resolution>>(); // read path template + media type → the parameters that answered 2xx
   /** Path parameters (and body changes) for a 2xx transaction; or {skip: reason}. */
   async function resolve(o: Operation, mediaType: string): Promise<Resolution> {
-    if (isRead(o) || o.method === 'get') {
+    // A GET the spec states an effect for (not safe: the SSH disconnect) goes where writes go.
+    if (o.safe || (isRead(o) && o.method !== 'get')) {
       const key = `${o.path} ${mediaType}`;
       if (!chosen.has(key)) chosen.set(key, resolveRead(o, mediaType));
       return chosen.get(key) as Promise<Resolution>;

@@ -12,6 +12,7 @@ import { resolveTarget } from '@hosting-api/openapi/target';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createApi } from './api';
 import { DEFAULT_REQUEST_TIMEOUT_MS, obtainToken, SETUP_TIMEOUT_MS, specFile } from './cli';
+import { Stop, stopEarly } from './ending';
 import { cappedFetch } from './http-cap';
 import { createObserver, type Entry, ledgerReport, openLedger } from './ledger';
 import { curlOf, githubReport, tokenLine, writeJson, writeJunit } from './report';
@@ -21,7 +22,7 @@ const require = createRequire(import.meta.url);
 import { CHECKS, checkOfProblem, selectChecks } from './checks';
 import { createPlan } from './live-plan';
 import { guardOutput } from './redact';
-import type { CappedAnswer, Failure, Json, PhaseResult, PhaseResults, ReportCase, Totals } from './types';
+import type { CappedAnswer, Failure, Json, PhaseResult, PhaseResults, ReportCase, SpecModel, Totals } from './types';
 
 // Nothing a target sent is printed verbatim: tokens redacted, long lines cut (redact.ts).
 guardOutput();
@@ -44,9 +45,12 @@ interface RunOptions {
   limitedClientId?: string;
   minCoverage?: number;
   only?: string;
+  exclude?: string;
   workflow?: string;
   seed?: number;
   maxExamples?: number;
+  spec?: string;
+  failOnFlaky?: boolean;
 }
 
 const here = import.meta.dirname;
@@ -75,9 +79,7 @@ const percentage = (value: string) => {
 };
 
 /** Exits 2 unless every `--only` entry names an operation of the spec (or a documented response of one). */
-async function checkOnly(only: string) {
-  const { loadModel } = await import('@hosting-api/openapi/model');
-  const model = await loadModel(specFile((message: string) => die(2, message)));
+function checkOnly(model: SpecModel, only: string, flag: string) {
   for (const entry of only
     .split(',')
     .map((s) => s.trim())
@@ -87,13 +89,13 @@ async function checkOnly(only: string) {
     if (!operation)
       die(
         2,
-        `--only: no operation "${id}" in the spec (operationIds such as getSite, listSiteNotes: see the reference).`,
+        `${flag}: no operation "${id}" in the spec (operationIds such as getSite, listSiteNotes: see the reference).`,
       );
     const statuses = Object.keys(operation.responses);
     if (extra !== undefined || (status !== undefined && !statuses.includes(status)))
       die(
         2,
-        `--only: "${entry}" is not "<operationId>" or "<operationId> <status>" with one of ${id}'s statuses (${statuses.join(', ')}).`,
+        `${flag}: "${entry}" is not "<operationId>" or "<operationId> <status>" with one of ${id}'s statuses (${statuses.join(', ')}).`,
       );
   }
 }
@@ -152,6 +154,16 @@ function targetOptions(command: Command, phases: string[]) {
         .default(DEFAULT_REQUEST_TIMEOUT_MS)
         .argParser(whole('--request-timeout', 1)),
     )
+    .addOption(
+      new Option(
+        '--spec <file>',
+        'the bundled OpenAPI document to check against (default: the one this package ships)',
+      ).env('HOSTING_API_SPEC'),
+    )
+    .option(
+      '--fail-on-flaky',
+      'fail the run on a flaky case too (a failure that did not happen again when replayed; default: reported, not failed)',
+    )
     .option('--junit <file>', 'write a JUnit XML report (one testsuite per phase)')
     .option('--json <file>', 'write every case as JSON');
   if (phases.includes('examples'))
@@ -170,10 +182,14 @@ function targetOptions(command: Command, phases: string[]) {
           .env('CONTRACT_MIN_COVERAGE')
           .argParser(percentage),
       );
-  if (phases.includes('examples') || phases.includes('fuzz'))
-    command.option(
+  command
+    .option(
       '--only <ids>',
-      'examples and fuzz: comma-separated operationIds (examples also "<operationId> <status>")',
+      'comma-separated operationIds (examples also "<operationId> <status>"); every phase keeps to them, a workflow runs only if all its steps are in scope',
+    )
+    .option(
+      '--exclude <ids>',
+      'comma-separated operationIds to leave out of every phase (a workflow that calls one too)',
     );
   if (phases.includes('workflows')) command.option('--workflow <ids>', 'workflows: comma-separated workflowIds');
   if (phases.includes('fuzz'))
@@ -186,7 +202,14 @@ function targetOptions(command: Command, phases: string[]) {
 Environment: CONTRACT_BASE_URL, CONTRACT_AUTH_URL, CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET
 (the secret is read only from the environment and never printed). GitHub Actions (GITHUB_ACTIONS=true)
 also get ::error annotations and a step summary. Exit codes: 0 passed, 1 contract failures,
-2 usage or configuration error, 3 target unreachable or credentials refused.`,
+2 usage or configuration error, 3 target unreachable or credentials refused; a run that stops
+early still writes --junit and --json, saying why.
+
+Read-only (without --allow-writes): only the operations the spec calls safe are sent, a GET with
+no stated effect (x-effects); not the SSH disconnect GET nor the database-admin URL GET, no write.
+Flaky: a failure that passed when its input was sent again (3 times); reported with each
+observation, and it fails the run only with --fail-on-flaky (default off: the gate cannot tell
+a wrong answer from state that moved under it on a shared target).`,
   );
   return command;
 }
@@ -240,6 +263,7 @@ function configure(o: RunOptions) {
   set('CONTRACT_MAX_RESPONSE_TIME', o.maxResponseTime);
   set('CONTRACT_REQUEST_TIMEOUT', o.requestTimeout);
   set('CONTRACT_ONLY', o.only);
+  set('CONTRACT_EXCLUDE', o.exclude);
   set('CONTRACT_TARGET_DATA', o.targetData);
   set('CONTRACT_LIMITED_CLIENT_ID', o.limitedClientId);
   if (o.limitedClientId && !process.env.CONTRACT_LIMITED_CLIENT_SECRET)
@@ -248,6 +272,8 @@ function configure(o: RunOptions) {
       'give CONTRACT_LIMITED_CLIENT_SECRET with --limited-client-id (the secret is read only from the environment).',
     );
   set('CONTRACT_MIN_COVERAGE', o.minCoverage);
+  // The spec the user gave: every phase reads it, and GitHub annotations point into it.
+  if (o.spec) env.HOSTING_API_SPEC = process.env.HOSTING_API_SPEC = resolve(o.spec);
   const target = o.mock ? 'mock' : o.sandbox ? 'sandbox' : 'live';
   if (target === 'live') {
     const missing = (
@@ -276,7 +302,7 @@ function configure(o: RunOptions) {
 }
 
 /** Live targets: one token request first, so a wrong URL or credentials give one line and exit 3. */
-async function preflight(env: NodeJS.ProcessEnv) {
+async function preflight(env: NodeJS.ProcessEnv, tokenProblems: (answer: CappedAnswer) => string[]) {
   const url = `${env.CONTRACT_AUTH_URL}/auth/token`;
   const setup = { deadline: SETUP_TIMEOUT_MS, maxBytes: 1024 * 1024 };
   let res: CappedAnswer;
@@ -295,22 +321,28 @@ async function preflight(env: NodeJS.ProcessEnv) {
       setup,
     );
   } catch (error) {
-    die(3, `cannot reach ${url} (${(error as Error).message}): check --auth-url and that the server is up.`);
+    throw new Stop(3, `cannot reach ${url} (${(error as Error).message}): check --auth-url and that the server is up.`);
   }
   const type = res.headers['content-type'] ?? '';
   if (!/json/i.test(type))
-    die(
+    throw new Stop(
       3,
       `${url} answered ${res.statusCode} with ${type || 'no Content-Type'}, not the API's JSON: check --auth-url (the root that serves POST /auth/token).`,
     );
   if (res.statusCode === 400 || res.statusCode === 401 || res.statusCode === 403)
-    die(3, `${url} refused the credentials (${res.statusCode}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`);
+    throw new Stop(
+      3,
+      `${url} refused the credentials (${res.statusCode}): check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET.`,
+    );
   let token: unknown;
   try {
     token = JSON.parse(res.body)?.data?.access_token;
   } catch {}
   if (res.statusCode !== 200 || typeof token !== 'string')
-    die(3, `${url} answered ${res.statusCode} without data.access_token: check --auth-url.`);
+    throw new Stop(3, `${url} answered ${res.statusCode} without data.access_token: check --auth-url.`);
+  // Every phase asks for tokens the same way: an answer that breaks the spec would fail each of them.
+  const problems = tokenProblems(res);
+  if (problems.length) throw new Stop(3, `the token answer of ${url} does not match the spec: ${problems.join('; ')}`);
   const account = `${env.CONTRACT_BASE_URL}/account`;
   let probe: CappedAnswer;
   try {
@@ -320,14 +352,14 @@ async function preflight(env: NodeJS.ProcessEnv) {
       setup,
     );
   } catch (error) {
-    die(3, `cannot reach ${account} (${(error as Error).message}): check --base-url.`);
+    throw new Stop(3, `cannot reach ${account} (${(error as Error).message}): check --base-url.`);
   }
   const probeType = probe.headers['content-type'] ?? '';
   // A wrong base URL answers a page that is not the API's (a 404 page, a login page). A 2xx in
   // another media type is an answer of the API that drifted: the checks report it, the run goes on.
   const ok = probe.statusCode >= 200 && probe.statusCode < 300;
   if (!/json/i.test(probeType) && !ok)
-    die(
+    throw new Stop(
       3,
       `${account} answered ${probe.statusCode} with ${probeType || 'no Content-Type'}, not the API's JSON: check --base-url.`,
     );
@@ -375,9 +407,16 @@ async function stateDiff(env: NodeJS.ProcessEnv, phases: string[]) {
         token = undefined; // two days on, the run's token has expired
       }
     : undefined;
+  const ids = (list: string | undefined) =>
+    (list ?? '')
+      .split(',')
+      .map((x) => x.trim().split(/\s+/)[0]!)
+      .filter(Boolean);
+  const [only, exclude] = [ids(env.CONTRACT_ONLY), ids(env.CONTRACT_EXCLUDE)];
   const plan = createPlan({
     model,
     api,
+    inScope: (o) => (!only.length || only.includes(o.operationId)) && !exclude.includes(o.operationId),
     writes: env.CONTRACT_ALLOW_WRITES === '1',
     run: `f${Date.now().toString(36)}`,
     advance,
@@ -584,8 +623,9 @@ function casesOf(name: string, data: PhaseResults | undefined) {
       reason: r.reason,
       input: r.input,
       statement: r.statement,
-      failures: r.outcome === 'fail' ? failuresOf(r) : undefined,
-      curl: r.outcome === 'fail' ? curlOf(r.request) : undefined,
+      failures: r.outcome === 'fail' || r.outcome === 'flaky' ? failuresOf(r) : undefined,
+      curl: r.outcome === 'fail' || r.outcome === 'flaky' ? curlOf(r.request) : undefined,
+      observations: r.observations as unknown[] | undefined,
     }),
   );
   for (const problem of data?.problems ?? [])
@@ -595,8 +635,30 @@ function casesOf(name: string, data: PhaseResults | undefined) {
 
 async function run(phases: string[], options: RunOptions) {
   const { env, target } = configure(options);
-  if (options.only) await checkOnly(options.only);
-  if (target === 'live') await preflight(env);
+  const ending = { junit: options.junit, json: options.json, target };
+  // The spec, the token and the base URL first: one message, and reports that say why (ending.ts).
+  try {
+    const { loadModel } = await import('@hosting-api/openapi/model');
+    const { createChecker } = await import('./spec-check');
+    const specPath = specFile((message: string) => {
+      throw new Stop(2, message);
+    });
+    const model = await loadModel(specPath).catch((error: Error) => {
+      throw new Stop(2, error.message);
+    });
+    if (options.only) checkOnly(model, options.only, '--only');
+    if (options.exclude) checkOnly(model, options.exclude, '--exclude');
+    if (target === 'live') {
+      const checker = await createChecker(model);
+      const op = model.issueTokenOperation!;
+      await preflight(env, (answer) =>
+        checker.checkResponse(checker.findOperation(op.method, op.path)!, '200', answer),
+      );
+    }
+  } catch (error) {
+    if (error instanceof Stop) stopEarly(error, { ...ending, at: 'preflight' });
+    throw error;
+  }
   const flag = `--${target}`;
   const work = mkdtempSync(join(tmpdir(), 'hosting-api-contract-'));
   // The run's ledger (ledger.ts): every phase appends what it created, deleted, changed and put back.
@@ -658,7 +720,8 @@ async function run(phases: string[], options: RunOptions) {
     // Usage and reachability errors stop the run: the next phase would fail the same way.
     if (code === 2 || code === 3) {
       rmSync(work, { recursive: true, force: true });
-      process.exit(code);
+      const why = `the ${name} phase stopped with exit code ${code} (${code === 2 ? 'a configuration error' : 'the target is unreachable or refused the credentials'}): see the line above`;
+      stopEarly(new Stop(code, why), { ...ending, at: name, cases: [...cases, ...casesOf(name, data)] });
     }
     if (code !== 0 && !data)
       cases.push({
@@ -718,6 +781,7 @@ async function run(phases: string[], options: RunOptions) {
     passed: count(cases, 'pass'),
     failed: count(cases, 'fail'),
     skipped: count(cases, 'skip'),
+    flaky: count(cases, 'flaky'),
     phases: {},
   };
   for (const name of reported) {
@@ -726,13 +790,16 @@ async function run(phases: string[], options: RunOptions) {
       passed: count(mine, 'pass'),
       failed: count(mine, 'fail'),
       skipped: count(mine, 'skip'),
+      flaky: count(mine, 'flaky'),
       seconds: seconds[name],
     };
   }
-  const failed = cases.filter((c) => c.outcome === 'fail');
+  // Flaky (a failure that passed when sent again, flaky.ts) fails the run only with --fail-on-flaky.
+  const red = Boolean(totals.failed || worst || (options.failOnFlaky && totals.flaky));
+  const failed = cases.filter((c) => c.outcome === 'fail' || c.outcome === 'flaky');
   if (failed.some((c) => c.curl)) {
     console.log('\nReproduce a failure (get $TOKEN first):');
-    console.log(`  ${tokenLine(env.CONTRACT_AUTH_URL ?? 'http://<auth-url>')}`);
+    console.log(`  ${tokenLine(env.CONTRACT_AUTH_URL ?? 'http://<auth-url>', env.CONTRACT_CLIENT_ID)}`);
     for (const c of failed.filter((x) => x.curl).slice(0, 20))
       console.log(`  # ${c.phase} ${c.failures![0]!.check} ${c.operationId ?? ''}\n  ${c.curl}`);
   }
@@ -749,32 +816,42 @@ async function run(phases: string[], options: RunOptions) {
   if (r?.missing.length)
     console.log(`Documented responses no phase exercised (${r.missing.length}): ${r.missing.join(', ')}`);
   console.log(
-    `\nContract gate (${target}): ${totals.failed || worst ? 'FAILED' : 'PASSED'}: ${Object.entries(totals.phases)
-      .map(([p, t]) => `${p} ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`)
+    `\nContract gate (${target}): ${red ? 'FAILED' : 'PASSED'}: ${Object.entries(totals.phases)
+      .map(
+        ([p, t]) =>
+          `${p} ${t.passed} passed, ${t.failed} failed, ${t.flaky ? `${t.flaky} flaky, ` : ''}${t.skipped} skipped`,
+      )
       .join('; ')}`,
   );
+  if (totals.flaky)
+    console.log(
+      `${totals.flaky} flaky: failed, then passed when sent again (see FLAKY above); ${options.failOnFlaky ? 'they fail the run (--fail-on-flaky)' : 'reported, not failed (give --fail-on-flaky to fail on them)'}.`,
+    );
   const summary = {
     target,
     passed: totals.passed,
     failed: totals.failed,
     skipped: totals.skipped,
+    flaky: totals.flaky,
+    failOnFlaky: Boolean(options.failOnFlaky),
     phases: totals.phases,
     coverage,
     ...(state?.summary ?? {}),
   };
-  if (options.junit) writeJunit(options.junit, reported, cases);
+  if (options.junit) writeJunit(options.junit, reported, cases, { failOnFlaky: options.failOnFlaky });
   if (options.json) writeJson(options.json, summary, cases);
   if (process.env.GITHUB_ACTIONS === 'true') {
     const { loadModel } = await import('@hosting-api/openapi/model');
-    const bundledYaml = require.resolve('@hosting-api/openapi/openapi.yaml');
     githubReport({
       cases,
       totals,
-      model: await loadModel(require.resolve('@hosting-api/openapi/openapi.json')),
-      bundledYaml,
+      model: await loadModel(env.HOSTING_API_SPEC ?? require.resolve('@hosting-api/openapi/openapi.json')),
+      // Annotations point into the spec the user gave (--spec), else at no file: the package's own
+      // copy lives in node_modules, not in the user's repository.
+      specGiven: options.spec,
     });
   }
-  process.exit(totals.failed || worst ? 1 : 0);
+  process.exit(red ? 1 : 0);
 }
 
 // Before commander: its "unknown option" would not say where the secret goes.

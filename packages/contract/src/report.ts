@@ -1,9 +1,10 @@
 // The gate's reports: one list of cases from every phase, written as JUnit XML (one testsuite per
 // phase, one testcase per transaction, workflow or generated case), as JSON, and under GitHub
 // Actions as ::error annotations at the operation's place in the spec and a step summary table.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import junit from 'junit-report-builder';
+import { describeObservation, type Observation } from './flaky';
 import { shown } from './redact';
 import type { Operation, ReportCase, Req, SpecModel, Totals } from './types';
 
@@ -32,9 +33,12 @@ export function curlOf(request: Req | undefined) {
   return parts.join(' ');
 }
 
-/** How to get $TOKEN for the reproducers. */
-export const tokenLine = (authUrl: string) =>
-  `TOKEN=$(curl -sS -X POST ${q(`${authUrl.replace(/\/$/, '')}/auth/token`)} -d grant_type=client_credentials -d "client_id=$CONTRACT_CLIENT_ID" -d "client_secret=$CONTRACT_CLIENT_SECRET" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`;
+/**
+ * How to get $TOKEN for the reproducers: with the client id the run used (`--client-id`; not secret),
+ * else `$CONTRACT_CLIENT_ID`; the secret stays `$CONTRACT_CLIENT_SECRET`.
+ */
+export const tokenLine = (authUrl: string, clientId?: string) =>
+  `TOKEN=$(curl -sS -X POST ${q(`${authUrl.replace(/\/$/, '')}/auth/token`)} -d grant_type=client_credentials ${clientId ? `--data-urlencode ${q(`client_id=${clientId}`)}` : '-d "client_id=$CONTRACT_CLIENT_ID"'} -d "client_secret=$CONTRACT_CLIENT_SECRET" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`;
 
 const line = (c: ReportCase) => {
   const f = c.failures?.[0];
@@ -46,7 +50,11 @@ const line = (c: ReportCase) => {
   return `[${f?.check ?? c.check}]${where}${ea}: ${f?.message ?? c.errors?.[0] ?? ''}`;
 };
 
-export function writeJunit(file: string, phases: string[], reported: ReportCase[]) {
+/**
+ * JUnit has no flaky outcome: a flaky case is a testcase named `[flaky]` with its observations in
+ * its output, passing, or failing with --fail-on-flaky (`failOnFlaky`).
+ */
+export function writeJunit(file: string, phases: string[], reported: ReportCase[], { failOnFlaky = false } = {}) {
   const cases = shown(reported);
   const builder = junit.newBuilder();
   const reasons: string[] = [];
@@ -56,9 +64,18 @@ export function writeJunit(file: string, phases: string[], reported: ReportCase[
       const t = suite
         .testCase()
         .className(`${phase}.${c.operationId ?? c.check ?? 'gate'}`)
-        .name(c.name);
+        .name(c.outcome === 'flaky' ? `${c.name} [flaky]` : c.name);
       if (c.ms !== undefined) t.time(c.ms / 1000);
-      if (c.outcome === 'fail') {
+      if (c.outcome === 'flaky') {
+        if (failOnFlaky) t.failure(line(c), 'flaky');
+        t.standardOutput(
+          [
+            ...(c.failures ?? []).map((f) => `[${f.check}] ${f.message}`),
+            ...((c.observations ?? []) as Observation[]).map(describeObservation),
+            ...(c.curl ? [`reproduce: ${c.curl}`] : []),
+          ].join('\n'),
+        );
+      } else if (c.outcome === 'fail') {
         t.failure(line(c), c.failures?.[0]?.check ?? c.check);
         const details = [
           ...(c.failures ?? []).map((f) => `[${f.check}] ${f.message}`),
@@ -103,7 +120,7 @@ export function writeJson(file: string, summary: object, reported: ReportCase[])
     statement: c.statement,
     name: c.name,
     operation: c.operationId,
-    outcome: { pass: 'passed', fail: 'failed', skip: 'skipped' }[c.outcome],
+    outcome: { pass: 'passed', fail: 'failed', skip: 'skipped', flaky: 'flaky' }[c.outcome],
     expected: c.expected,
     actual: c.actual,
     duration_ms: c.ms,
@@ -111,29 +128,26 @@ export function writeJson(file: string, summary: object, reported: ReportCase[])
     reason: c.reason,
     input: c.input,
     curl: c.curl,
+    observations: c.observations,
   }));
   mkdirSync(dirname(resolve(file)), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ ...shown(summary), checks }, null, 1)}\n`);
 }
 
-/** The spec file and line of an operation: spec/paths/<file> in this repository, else the bundled spec. */
-function placeOf(operation: Operation, bundledYaml: string) {
-  const candidates: [string, RegExp | null][] = [];
-  const local = resolve('spec/paths', `${operation.path.slice(1).replaceAll('/', '_')}.yaml`);
-  if (existsSync(local)) candidates.push([local, new RegExp(`^${operation.method}:`)]);
-  candidates.push([bundledYaml, null]);
-  for (const [file, methodRe] of candidates) {
-    const lines = readFileSync(file, 'utf8').split('\n');
-    let at = methodRe
-      ? 0
-      : lines.findIndex((l) => l.trim() === `${operation.path}:` || l.trim() === `'${operation.path}':`);
-    if (at < 0) continue;
-    const method = methodRe ?? new RegExp(`^\\s+${operation.method}:`);
-    const found = lines.findIndex((l, i) => i >= at && method.test(l));
-    at = found >= 0 ? found : at;
-    return { file: relative(process.cwd(), file), line: at + 1 };
+/** The line of an operation in the spec file the user gave (YAML or JSON), relative to the working directory. */
+function placeOf(operation: Operation, specGiven: string) {
+  let lines: string[];
+  try {
+    lines = readFileSync(specGiven, 'utf8').split('\n');
+  } catch {
+    return undefined;
   }
-  return undefined;
+  const keys = [`${operation.path}:`, `'${operation.path}':`, `"${operation.path}":`];
+  const at = lines.findIndex((l) => keys.some((k) => l.trim().startsWith(k)));
+  if (at < 0) return undefined;
+  const method = new RegExp(`^\\s+"?${operation.method}"?:`);
+  const found = lines.findIndex((l, i) => i > at && method.test(l));
+  return { file: relative(process.cwd(), resolve(specGiven)), line: (found >= 0 ? found : at) + 1 };
 }
 
 /** GitHub Actions: ::error annotations and the step summary. */
@@ -141,21 +155,24 @@ export function githubReport({
   cases: reported,
   totals,
   model,
-  bundledYaml,
+  specGiven,
 }: {
   cases: ReportCase[];
   totals: Totals;
   model: SpecModel;
-  bundledYaml: string;
+  /** The spec file the user gave (--spec), if any: annotations name no file otherwise. */
+  specGiven?: string | undefined;
 }) {
   const cases = shown(reported);
   const esc = (s: unknown) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  for (const c of cases.filter((x) => x.outcome === 'fail')) {
+  // A flaky case is a warning: it fails the run only with --fail-on-flaky, and then the run says so.
+  for (const c of cases.filter((x) => x.outcome === 'fail' || x.outcome === 'flaky')) {
     const op = c.operationId && model.operations.find((o) => o.operationId === c.operationId);
-    const place = op ? placeOf(op, bundledYaml) : undefined;
+    const place = op && specGiven ? placeOf(op, specGiven) : undefined;
     const at = place ? ` file=${esc(place.file)},line=${place.line},` : ' ';
+    const level = c.outcome === 'flaky' ? 'warning' : 'error';
     process.stdout.write(
-      `::error${at}title=${esc(`${c.phase}: ${c.failures?.[0]?.check ?? c.check}`)}::${esc(line(c))}\n`,
+      `::${level}${at}title=${esc(`${c.phase}: ${c.failures?.[0]?.check ?? c.check}`)}::${esc(line(c))}\n`,
     );
   }
   if (!process.env.GITHUB_STEP_SUMMARY) return;

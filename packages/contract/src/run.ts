@@ -199,6 +199,8 @@ const args = [
   '--language=nodejs',
   '--reporter=dot',
   `--loglevel=${process.env.CONTRACT_DREDD_LOGLEVEL ?? 'error'}`,
+  // Colour codes only on a terminal: a CI log or a file gets plain lines.
+  process.stdout.isTTY ? '--color' : '--no-color',
 ];
 const code = await new Promise<number>((done) => {
   const child = spawn(process.execPath, args, {

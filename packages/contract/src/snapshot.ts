@@ -49,12 +49,18 @@ export function createSnapshot(
   {
     budget = Number(process.env.CONTRACT_SNAPSHOT_BUDGET) || 3000,
     moveClock,
-  }: { budget?: number; moveClock?: (() => Promise<unknown>) | undefined } = {},
+    inScope = () => true,
+  }: {
+    budget?: number;
+    moveClock?: (() => Promise<unknown>) | undefined;
+    /** --only / --exclude: only the operations in scope are read. */
+    inScope?: (o: Operation) => boolean;
+  } = {},
 ) {
   const { lists, list } = lister;
   const beforeAlerts = new Set<Json>();
   const readable = ops.filter(
-    (o) => isSafe(o) && Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
+    (o) => isSafe(o) && inScope(o) && Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
   );
 
   /** Reads `path`, and every further page of a paged list (page.nextPage); undefined when not 200. */

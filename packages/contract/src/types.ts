@@ -134,7 +134,10 @@ export interface ReportCase {
   name: string;
   check?: string | undefined;
   operationId?: string | undefined;
-  outcome: 'pass' | 'fail' | 'skip';
+  /** `flaky`: failed, then passed when sent again (flaky.ts); fails the run only with --fail-on-flaky. */
+  outcome: 'pass' | 'fail' | 'skip' | 'flaky';
+  /** A flaky case's sendings: request, answer, what differed. */
+  observations?: unknown[] | undefined;
   expected?: unknown;
   actual?: unknown;
   ms?: number | undefined;
@@ -152,7 +155,7 @@ export interface ExampleResult {
   name: string;
   operationId?: string | undefined;
   status?: string | undefined;
-  outcome: 'pass' | 'fail' | 'skip';
+  outcome: 'pass' | 'fail' | 'skip' | 'flaky';
   reason?: string | undefined;
   errors?: string[] | undefined;
   failures?: Failure[] | undefined;
@@ -185,6 +188,7 @@ export interface PhaseTotals {
   passed: number;
   failed: number;
   skipped: number;
+  flaky?: number;
   seconds?: number | undefined;
 }
 export interface Totals extends PhaseTotals {

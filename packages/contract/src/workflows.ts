@@ -77,7 +77,7 @@ import { cappedFetch } from './http-cap';
 import { cannotPutBack, createObserver, openLedger, rememberSetting } from './ledger';
 import { changesEveryItem } from './live-plan';
 import { guardOutput, shown } from './redact';
-import { READ_VERBS } from './safety';
+import { idNeedsWrites, READ_VERBS } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
 
@@ -98,6 +98,10 @@ interface Workflow {
   /** Why a write of it cannot be undone, if one cannot (ledger.ts cannotPutBack). */
   irreversible: string | undefined;
   inputs: string[];
+  /** The operations of its steps (--only and --exclude scope the workflows by them). */
+  operations: string[];
+  /** Ids written into its steps (path parameters with a literal value): the sandbox's seed, not a live target's. */
+  literalIds: string[];
 }
 
 const checker = await createChecker(model);
@@ -157,7 +161,7 @@ for (const file of files) {
       id: wf.workflowId,
       file,
       writes: ops.some(
-        (op: string) => !READ_VERBS.test(op) && !TOKEN_OPERATIONS.has(op) && !CONTROL_OPERATIONS.has(op),
+        (op: string) => idNeedsWrites(model, op) && !TOKEN_OPERATIONS.has(op) && !CONTROL_OPERATIONS.has(op),
       ),
       clock: ops.includes('advanceSandboxClock'),
       webhook: ops.includes('waitForWebhook'),
@@ -173,6 +177,16 @@ for (const file of files) {
         .find(Boolean),
       // The inputs it reads ($inputs.siteId, …): one the target lacks skips it.
       inputs: [...new Set([...JSON.stringify(wf).matchAll(/\$inputs\.(\w+)/g)].map((m) => m[1]!))],
+      operations: ops.filter((op: string) => !TOKEN_OPERATIONS.has(op) && !CONTROL_OPERATIONS.has(op)),
+      literalIds: [
+        ...new Set<string>(
+          (wf.steps ?? []).flatMap((step: Json) =>
+            (step.parameters ?? [])
+              .filter((p: Json) => p.in === 'path' && typeof p.value === 'number')
+              .map((p: Json) => String(p.value)),
+          ),
+        ),
+      ],
     });
   }
 }
@@ -286,9 +300,18 @@ let controlUrl: string;
 let sandbox: Sandbox | undefined;
 let receivesWebhooks: boolean;
 /** What a live target lacks when an input is null. */
-const INPUT_NEEDS: Record<string, string> = { notesSiteId: 'a site with at least two notes to page through' };
-// The sandbox's ids (it is reset before the run); a live target's are found through its lists.
-let inputs: Record<string, number | null> = {
+const INPUT_NEEDS: Record<string, string> = {
+  notesSiteId: 'a site with at least two notes to page through',
+  notEnrolledSiteId: 'a site whose git configuration answers 422 (not enrolled)',
+  zoneId: 'a DNS zone in GET /zones',
+  siteId: 'a site in GET /sites',
+  dnsSiteId: 'a DNS record attached to a site',
+  scratchSiteId: 'two sites the run created (needs --allow-writes and POST /sites)',
+  scratchSiteId2: 'two sites the run created (needs --allow-writes and POST /sites)',
+};
+// The sandbox's ids (it is reset before the run); a live target's are found through its lists
+// (null until found: a workflow that needs one the target lacks is skipped, never sent a seed id).
+const SANDBOX_INPUTS: Record<string, number> = {
   notEnrolledSiteId: 123461,
   zoneId: 5501,
   siteId: 123456,
@@ -297,6 +320,11 @@ let inputs: Record<string, number | null> = {
   scratchSiteId: 123456,
   scratchSiteId2: 123457,
 };
+// With control routes (CONTRACT_CONTROL_URL) the target is a sandbox the run may reset: its seed ids hold.
+const seeded = target === 'sandbox' || Boolean(process.env.CONTRACT_CONTROL_URL);
+let inputs: Record<string, number | null> = seeded
+  ? { ...SANDBOX_INPUTS }
+  : Object.fromEntries(Object.keys(SANDBOX_INPUTS).map((k) => [k, null]));
 let givenInputs: Record<string, number | null> = {};
 const scratchSites: number[] = [];
 if (target === 'sandbox') {
@@ -405,6 +433,9 @@ const recorder = http.createServer((req, res) => {
     if (key) exercised.add(key);
   });
 });
+// respect's fetch keeps connections alive (undici, 4 s idle); the recorder keeps them longer, so that it
+// never closes one as respect sends on it (seen as "fetch failed (UND_ERR_SOCKET)" under load).
+recorder.keepAliveTimeout = 65_000;
 await new Promise<void>((ok) => recorder.listen(0, '127.0.0.1', ok));
 const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
 
@@ -460,7 +491,7 @@ if (target === 'live') {
       }
     }
   }
-  if (givenInputs.dnsSiteId === undefined) {
+  if (givenInputs.dnsSiteId === undefined && inputs.zoneId != null) {
     const records = (await read(`/zones/${inputs.zoneId}/records`)).json?.data?.records ?? [];
     const attached = records.find((r: Json) => r.siteId != null);
     if (attached) inputs.dnsSiteId = attached.siteId;
@@ -507,12 +538,26 @@ if (target === 'live') {
 }
 
 // ---- which workflows run -------------------------------------------------------------------
+// --only and --exclude (operationIds; "<operationId> <status>" names its operation): a workflow runs
+// only when every operation of its steps is in scope.
+const idsOf = (list: string | undefined) =>
+  (list ?? '')
+    .split(',')
+    .map((x) => x.trim().split(/\s+/)[0]!)
+    .filter(Boolean);
+const ONLY = idsOf(process.env.CONTRACT_ONLY);
+const EXCLUDE = idsOf(process.env.CONTRACT_EXCLUDE);
 const skipped: { id: string; reason: string }[] = [];
 const run: Workflow[] = [];
 for (const wf of workflows) {
   if (chosen.length && !chosen.includes(wf.id)) continue;
   let reason: string | undefined;
-  if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
+  const outOfScope = wf.operations.filter((op) => (ONLY.length && !ONLY.includes(op)) || EXCLUDE.includes(op));
+  if (outOfScope.length)
+    reason = `out of scope: its steps call ${[...new Set(outOfScope)].join(', ')} (--only, --exclude)`;
+  else if (wf.sandboxOnly && !hasControl) reason = 'needs the sandbox clock (x-sandbox-only)';
+  else if (!seeded && wf.literalIds.length)
+    reason = `live: its steps name ids of the sandbox's seed (${wf.literalIds.join(', ')}), not ids found through the target's lists`;
   else if (wf.writes && !allowWrites) reason = 'changes the target; set CONTRACT_ALLOW_WRITES=1 to run it';
   else if (wf.webhook && !receivesWebhooks)
     reason = 'waits for a webhook; set CONTRACT_WEBHOOK_PORT and have the target deliver to it';

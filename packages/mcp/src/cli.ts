@@ -15,7 +15,7 @@ HOSTING_API_BASE_URL, HOSTING_API_AUTH_URL (as for the hosting-api CLI).
 
 Options:
   --allow-destructive   list the destructive tools too (deletes, restores, revocations)
-  --read-only           only the operations that change nothing (GET)
+  --read-only           only the operations that change nothing (the GETs the spec states no effect for)
   --toolsets SETS       only these toolsets, comma-separated: the spec's tags (sites, notes,
                         backups-and-restores, ...; see the list below)
   --tools GROUPS        only these groups, comma-separated: an x-client-method or its prefix

@@ -38,7 +38,7 @@ export interface ServerOptions {
   authUrl?: string;
   /** Where HOSTING_API_* come from; default process.env. */
   env?: Env;
-  /** Only the operations that change nothing (GET). */
+  /** Only the operations that change nothing: a GET the spec states no effect for. */
   readOnly?: boolean;
   /** Only these toolsets: the spec's tags as slugs (`sites`, `backups-and-restores`, ...). */
   toolsets?: readonly string[];
@@ -51,7 +51,8 @@ export interface ServerOptions {
 /** Every toolset `--toolsets` accepts: the spec's tags, as slugs. */
 export const toolsets = (): string[] => [...new Set(allTools.map((t) => t.toolset))].sort();
 
-const isReadOnly = (t: ToolSpec) => t.method === 'GET' || t.method === 'HEAD';
+// Read-only: the spec model's one rule (a safe method and no stated effect: not the SSH disconnect GET).
+const isReadOnly = (t: ToolSpec) => t.safe;
 
 /** Every group `--tools` accepts: each `x-client-method` prefix (`sites`, `sites.notes`, ...). */
 export const groups = (): string[] => {

@@ -19,6 +19,8 @@ export interface ToolSpec {
   pathParams: string[];
   /** Deletes something, or the spec calls it irreversible: listed only with `allowDestructive`. */
   destructive: boolean;
+  /** A safe method with no effect in the spec (the spec model's `safe`): listed by `--read-only`, `readOnlyHint`. */
+  safe: boolean;
   inputSchema: {
     type: 'object';
     properties: Record<string, JsonSchema>;

@@ -316,11 +316,15 @@ describe('stdio JSON-RPC', () => {
 });
 
 describe('for agents', () => {
-  it('--read-only lists only GETs; --toolsets the spec tags; unknown ones say what exists', async () => {
+  it('--read-only lists only the safe GETs; --toolsets the spec tags; unknown ones say what exists', async () => {
     const readOnly = (await (await inMemory({ readOnly: true, allowDestructive: true })).listTools()).tools;
-    const gets = tools.filter((t) => t.method === 'GET');
+    // The spec states an effect for two GETs (x-effects): the SSH disconnect and the database-admin URL.
+    const effects = ['getSiteCmsDbAdminUrl', 'getSiteDisconnectSsh'];
+    const gets = tools.filter((t) => t.method === 'GET' && !effects.includes(t.name));
     expect(readOnly.map((t) => t.name).sort()).toEqual(gets.map((t) => t.name).sort());
     expect(readOnly.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+    const all = (await (await inMemory({ allowDestructive: true })).listTools()).tools;
+    for (const name of effects) expect(all.find((t) => t.name === name)?.annotations?.readOnlyHint, name).toBe(false);
     const onlyNotes = (await (await inMemory({ toolsets: ['notes'], allowDestructive: true })).listTools()).tools;
     expect(onlyNotes.map((t) => t.name).sort()).toEqual(
       ['createSiteNote', 'deleteSiteNote', 'getSiteNote', 'listSiteNotes', 'updateSiteNote'].sort(),

@@ -12,7 +12,7 @@ import { readCredentials } from '../config';
 import { EXIT } from '../errors';
 import { operations } from '../generated/operations';
 import { type Act, dryRunOr, globals } from '../globals';
-import { confirm, refuseWithoutTerminal } from '../guard';
+import { asks, confirm, refuseWithoutTerminal } from '../guard';
 import type { Io } from '../io';
 import { addresses, openSession } from '../session';
 import type { CommandSpec } from '../spec';
@@ -140,12 +140,12 @@ async function api(method: string, given: string, command: Command, io: Io): Pro
   if (opts.paginate && !meta.paginated) throw new UsageError(`--paginate: ${op.method} ${op.path} is not paged`);
   const filled = op.path.replace(/\{([^}]+)\}/g, (_, n) => String(args[op.args.findIndex((a) => a.name === n)]));
   const what = `${op.method} ${filled} (${op.id})`;
-  if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
+  if (asks(op) && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes, effect: op.effect }, io);
   const session = openSession(g, io.env);
   const call = methodOf(session.client, op);
-  if (op.destructive && !g.dryRun) {
+  if (asks(op) && !g.dryRun) {
     const preview = previewOf(op, args, session.client, byId);
-    await confirm({ what, yes: g.yes, preview, body: Object.keys(input).length ? input : undefined }, io);
+    await confirm({ what, yes: g.yes, effect: op.effect, preview, body: Object.keys(input).length ? input : undefined }, io);
   }
   return dryRunOr(g.dryRun, io, async () => {
     if (opts.paginate) {

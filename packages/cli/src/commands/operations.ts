@@ -10,7 +10,7 @@ import { byId, type Method, methodOf, previewOf } from '../calls';
 import { EXIT, WaitTimeoutError } from '../errors';
 import { operations, tags } from '../generated/operations';
 import { type Act, dryRunOr, type Globals, globals, parseDuration } from '../globals';
-import { confirm, refuseWithoutTerminal } from '../guard';
+import { asks, confirm, refuseWithoutTerminal } from '../guard';
 import type { Io } from '../io';
 import { render } from '../output';
 import { openSession } from '../session';
@@ -165,13 +165,13 @@ async function execute(op: CommandSpec, positional: string[], command: Command, 
   const input = await buildInput(op, command, io, meta.paginateParam);
   const timeoutMs = op.wait ? parseDuration('--wait-timeout', String(opts.waitTimeout ?? '10m')) : 0;
   const what = `${op.method} ${fillPath(op, args)} (${op.id})`;
-  if (op.destructive && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes }, io);
+  if (asks(op) && !g.dryRun) refuseWithoutTerminal({ what, yes: g.yes, effect: op.effect }, io);
   const session = openSession(g, io.env);
   const method = methodOf(session.client, op);
-  if (op.destructive && !g.dryRun) {
+  if (asks(op) && !g.dryRun) {
     const preview = previewOf(op, args, session.client, byId);
     await confirm(
-      { what, yes: g.yes, preview, body: meta.body !== undefined && Object.keys(input).length ? input : undefined },
+      { what, yes: g.yes, effect: op.effect, preview, body: meta.body !== undefined && Object.keys(input).length ? input : undefined },
       io,
     );
   }

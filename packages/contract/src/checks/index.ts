@@ -34,8 +34,12 @@ const STATEMENT_CHECKS = [
   derived_values,
 ];
 
-/** Statements no check can exercise by their nature: silent ones and queued effects. */
-const unexercisable = (s: Statement) => s.silent || s.kind === 'queued';
+/**
+ * Statements no check can exercise by their nature: silent ones, queued effects, and the effects of
+ * a read that a gate must not provoke to observe (an SSH disconnect, a time-limited URL issued).
+ */
+const UNEXERCISABLE_KINDS = ['queued', 'terminated', 'issued'];
+const unexercisable = (s: Statement) => s.silent || UNEXERCISABLE_KINDS.includes(s.kind);
 
 /**
  * Coverage of behaviour statements by the cases of a run: a statement is exercised when a check

@@ -53,7 +53,10 @@ async function checkFilter(ctx: CheckContext, op: Operation, statement: Statemen
   const expected = all.items.filter((i) =>
     matches(valueAt(i, statement.field), value, operator === 'contains' ? 'contains' : 'equals', true),
   );
-  const missing = fixed ? [] : expected.filter((i) => !answered.has(keyOf(i)));
+  // A list longer than readAll's page limit (a shared account's activity log after many runs) is
+  // read in part: what it holds is checked, the counts are not.
+  const partial = got.truncated || all.truncated;
+  const missing = fixed || partial ? [] : expected.filter((i) => !answered.has(keyOf(i)));
   if (missing.length)
     return fail(
       statement,
@@ -64,7 +67,7 @@ async function checkFilter(ctx: CheckContext, op: Operation, statement: Statemen
         actual: `${got.items.length} items`,
       },
     );
-  if (got.total !== undefined && got.total !== got.items.length)
+  if (got.total !== undefined && !partial && got.total !== got.items.length)
     return fail(
       statement,
       `${where}: page.totalItems is ${got.total}, but the filtered pages hold ${got.items.length} items`,

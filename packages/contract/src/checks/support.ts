@@ -16,6 +16,8 @@ interface ReadAll {
   request: Req | undefined;
   total?: number | undefined;
   problem?: string;
+  /** It stopped at its page limit with pages left: `items` is not the whole list. */
+  truncated?: boolean;
 }
 /** A resource provide() made (and how to delete it), or why it made none. */
 type Provided =
@@ -101,6 +103,7 @@ async function readAll(
   const items: Json[] = [];
   let first: Res | undefined;
   let firstRequest: Req | undefined;
+  let truncated = false;
   for (let page = 1; page <= (pageOnly ?? 40); page++) {
     const parts = paged
       ? withPaging(paging, { query, body }, { [paging.page]: page, [paging.perPage]: size })
@@ -115,8 +118,9 @@ async function readAll(
     if (!found) return { items, first, request: req, problem: `the answer has no list at ${op.list?.items ?? 'data'}` };
     items.push(...found);
     if (!paged || !res.json?.page?.nextPage || found.length === 0) break;
+    truncated = page === (pageOnly ?? 40);
   }
-  return { items, first, request: firstRequest, total: first?.json?.page?.totalItems };
+  return { items, first, request: firstRequest, total: first?.json?.page?.totalItems, truncated };
 }
 
 /** Case-insensitive text of a value, for "every item matches" (the seed states no case). */
