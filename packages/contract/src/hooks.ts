@@ -20,7 +20,7 @@ import type { Contract, Done, Override, Transaction } from './hooks-types';
 import { cappedFetch, MAX_RESPONSE_BYTES } from './http-cap';
 import type { createPlan } from './live-plan';
 import { shown } from './redact';
-import { needsWrites, READ_ONLY_REASON, READ_VERBS } from './safety';
+import { needsWrites, READ_ONLY_REASON } from './safety';
 import { createChecker } from './spec-check';
 import type { ExampleResult, FetchInit, Json, Operation, OperationInfo, SpecModel } from './types';
 

@@ -60,7 +60,10 @@ export function createSnapshot(
   const { lists, list } = lister;
   const beforeAlerts = new Set<Json>();
   const readable = ops.filter(
-    (o) => isSafe(o) && inScope(o) && Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
+    (o) =>
+      isSafe(o) &&
+      inScope(o) &&
+      Object.keys(o.operation.responses?.['200']?.content ?? {}).includes('application/json'),
   );
 
   /** Reads `path`, and every further page of a paged list (page.nextPage); undefined when not 200. */

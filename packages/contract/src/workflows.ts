@@ -77,7 +77,7 @@ import { cappedFetch } from './http-cap';
 import { cannotPutBack, createObserver, openLedger, rememberSetting } from './ledger';
 import { changesEveryItem } from './live-plan';
 import { guardOutput, shown } from './redact';
-import { idNeedsWrites, READ_VERBS } from './safety';
+import { idNeedsWrites } from './safety';
 import { createChecker, exercisedResponse } from './spec-check';
 import type { CappedAnswer, Failure, Json, Req, SpecModel } from './types';
 

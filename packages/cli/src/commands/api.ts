@@ -145,7 +145,10 @@ async function api(method: string, given: string, command: Command, io: Io): Pro
   const call = methodOf(session.client, op);
   if (asks(op) && !g.dryRun) {
     const preview = previewOf(op, args, session.client, byId);
-    await confirm({ what, yes: g.yes, effect: op.effect, preview, body: Object.keys(input).length ? input : undefined }, io);
+    await confirm(
+      { what, yes: g.yes, effect: op.effect, preview, body: Object.keys(input).length ? input : undefined },
+      io,
+    );
   }
   return dryRunOr(g.dryRun, io, async () => {
     if (opts.paginate) {

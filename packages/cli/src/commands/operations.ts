@@ -171,7 +171,13 @@ async function execute(op: CommandSpec, positional: string[], command: Command, 
   if (asks(op) && !g.dryRun) {
     const preview = previewOf(op, args, session.client, byId);
     await confirm(
-      { what, yes: g.yes, effect: op.effect, preview, body: meta.body !== undefined && Object.keys(input).length ? input : undefined },
+      {
+        what,
+        yes: g.yes,
+        effect: op.effect,
+        preview,
+        body: meta.body !== undefined && Object.keys(input).length ? input : undefined,
+      },
       io,
     );
   }
