@@ -281,7 +281,8 @@ globalThis.run = async () => {
       const body = { message: 'Success', data: { email: 'owner@example.test' }, errors: null };
       return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
     };
-    const context = createContext({ fetch, URL, AbortController, setTimeout, clearTimeout });
+    // A browser's globals the bundle may use (web APIs, none of Node's).
+    const context = createContext({ fetch, URL, AbortController, setTimeout, clearTimeout, TextDecoder, performance });
     runInContext(code, context);
     expect(runInContext('[typeof process, typeof require, typeof Buffer, typeof global].join()', context)).toBe(
       'undefined,undefined,undefined,undefined',

@@ -12,9 +12,10 @@ const secrets = new Set<string>();
 
 /**
  * A credential the gate made up to be refused is no secret, and its reproducer must show it: the
- * auth probes' garbage tokens (hooks.ts) start with `garbage-`.
+ * auth probes' garbage tokens (hooks.ts) start with `garbage-`, token_credentials' wrong secret
+ * with `wrong-secret-`.
  */
-const isOpen = (value: string) => value.startsWith('garbage-');
+const isOpen = (value: string) => value.startsWith('garbage-') || value.startsWith('wrong-secret-');
 
 /** A value the gate sent that must never be printed (a token, a secret). Short values are ignored. */
 export function addSecret(value: unknown): void {
