@@ -1,4 +1,6 @@
 // Redocly plugin: conventions that configurable rules cannot express (uniqueness across operations).
+import { EFFECT_KINDS } from '../model/statements.js';
+
 function uniqueClientMethod() {
   const seen = new Map();
   return {
@@ -21,18 +23,6 @@ function uniqueClientMethod() {
 // `silent` where the documentation says none) and a write states its effect on reads (`x-effects`,
 // or `silent`); each statement uses the kinds the checks know.
 const LIST_KINDS_ORDER = ['asc', 'desc'];
-const EFFECT_KINDS = [
-  'created',
-  'updated',
-  'deleted',
-  'set',
-  'toggle',
-  'queued',
-  'credentials',
-  'revoked',
-  'terminated',
-  'issued',
-];
 // Words of a GET's description that name an effect besides reading (CONVENTIONS.md, "Safe").
 const NAMES_AN_EFFECT =
   /side effect|terminat|disconnect|time-limited|one-time|single-use|only when about to use|\breset|\brevok|invalidat|expires? (?:the|any)/i;

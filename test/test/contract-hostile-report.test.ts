@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractPackage } from './gate';
+import { contractPackage, passOn } from './gate';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let server: http.Server;
@@ -20,16 +20,7 @@ const sent = new Set<string>();
 
 /** Everything but the hostile paths goes to the sandbox, so that the rest of the run is real. */
 async function forward(req: http.IncomingMessage, res: http.ServerResponse) {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = Object.fromEntries(
-    Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
-  ) as Record<string, string>;
-  const answer = await fetch(`${sandbox.authUrl}${req.url}`, {
-    method: req.method,
-    headers,
-    body: chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined,
-  });
+  const answer = await passOn(req, sandbox.authUrl);
   const body = Buffer.from(await answer.arrayBuffer());
   res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
 }

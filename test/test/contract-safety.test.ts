@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadModel } from '@hosting-api/openapi/model';
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { listenLocal, relay, runContractCli } from './gate';
+import { listenLocal, passOn, relay, runContractCli } from './gate';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let proxy: Awaited<ReturnType<typeof listenLocal>>;
@@ -21,16 +21,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 0 });
   const server = http.createServer(async (req, res) => {
     seen.push(`${req.method} ${(req.url ?? '/').split('?')[0]}`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
-    ) as Record<string, string>;
-    const answer = await fetch(`${sandbox.authUrl}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined,
-    });
+    const answer = await passOn(req, sandbox.authUrl);
     relay(res, answer, await answer.text());
   });
   proxy = await listenLocal(server);

@@ -5,7 +5,7 @@
 // with the dependencies its manifest declares; only if npm cannot reach its registry, the workspace's.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,20 @@ export function relay(
       ...(challenge ? { 'www-authenticate': challenge } : {}),
     })
     .end(text);
+}
+
+/** Sends a request a drifting server received on to `upstream` (the sandbox's root) as it came: method, headers, body. */
+export async function passOn(req: IncomingMessage, upstream: string): Promise<Response> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+  ) as Record<string, string>;
+  return fetch(`${upstream}${req.url}`, {
+    method: req.method,
+    headers,
+    body: chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined,
+  });
 }
 
 /** Listens on a free loopback port: the server's URL and a close(). */

@@ -4,61 +4,17 @@
 // each phase's time at the sandbox's --speed 60 (target: the whole command ≤ 60 s on the 2-core
 // machine) and at speed 1, which is what a real server's clock costs (deploys take 30 s, …).
 // `node bench/live.mjs [speed …]` (default: 60 1).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startSandbox } from '@hosting-api/sandbox';
+import { checkRun } from './check-run.mjs';
 
 const speeds = process.argv.slice(2).map(Number);
 for (const speed of speeds.length ? speeds : [60, 1]) {
   const sandbox = await startSandbox({ port: 0, speed });
-  const json = join(mkdtempSync(join(tmpdir(), 'contract-bench-live-')), 'check.json');
-  const t0 = Date.now();
-  // The sandbox answers from this process: the gate runs in a child this process does not block on.
-  const run = await new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(import.meta.dirname, '../bin/hosting-api-contract.js'),
-        'check',
-        '--base-url',
-        sandbox.url,
-        '--auth-url',
-        sandbox.authUrl,
-        '--client-id',
-        sandbox.clients[0].clientId,
-        // The sandbox's second application (scope authorized only): every documented 403 of a scope.
-        '--limited-client-id',
-        sandbox.clients[1].clientId,
-        '--allow-writes',
-        '--json',
-        json,
-      ],
-      {
-        env: {
-          ...process.env,
-          CONTRACT_CLIENT_SECRET: sandbox.clients[0].clientSecret,
-          CONTRACT_LIMITED_CLIENT_SECRET: sandbox.clients[1].clientSecret,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.stderr.on('data', (c) => {
-      out += c;
-    });
-    child.on('exit', (code) => done({ code, out }));
-  });
-  const wall = (Date.now() - t0) / 1000;
+  const run = await checkRun(sandbox);
+  const wall = run.seconds;
   await sandbox.stop();
-  let report;
-  try {
-    report = JSON.parse(readFileSync(json, 'utf8'));
-  } catch {
+  const report = run.report;
+  if (!report) {
     process.stderr.write(`${run.out.slice(-2000)}\ncheck exited with ${run.code} and wrote no report\n`);
     process.exit(1);
   }
