@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** `extra`: more arguments. Answers {code, out (stdout and stderr), report (the --json file, or undefined), seconds}. */
-export async function checkRun(sandbox, extra = []) {
+/** `extra`: more arguments, `env`: more environment. Answers {code, out (stdout and stderr), report (the --json file, or undefined), seconds}. */
+export async function checkRun(sandbox, extra = [], env = {}) {
   const json = join(mkdtempSync(join(tmpdir(), 'contract-bench-')), 'check.json');
   const t0 = Date.now();
   const { code, out } = await new Promise((done) => {
@@ -35,6 +35,7 @@ export async function checkRun(sandbox, extra = []) {
           ...process.env,
           CONTRACT_CLIENT_SECRET: sandbox.clients[0].clientSecret,
           CONTRACT_LIMITED_CLIENT_SECRET: sandbox.clients[1].clientSecret,
+          ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },

@@ -36,7 +36,7 @@ const SHAPES: [RegExp, string][] = [
   [/\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g, REDACTED],
   // Credential fields, JSON or form: "access_token": "…", client_secret=… (not a $VARIABLE of a reproducer)
   [
-    /(["']?\b(?:access_token|refresh_token|client_secret|password|secret|token)["']?\s*[:=]\s*["']?)(?!\$)[^"'&\s,;}]{8,}/gi,
+    /(["']?\b(?:access_token|refresh_token|client_secret|password|secret|token)["']?\s*[:=]\s*["']?)((?!\$)[^"'&\s,;}]{8,})/gi,
     `$1${REDACTED}`,
   ],
 ];

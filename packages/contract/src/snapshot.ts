@@ -165,7 +165,30 @@ export function createSnapshot(
     return { ...first, requests: first.requests + second.requests, volatile };
   }
 
-  return { take, before, after: (state: State) => take(state.resources), diff, beforeAlerts };
+  const clock = clockFields(readable);
+  return {
+    take,
+    before,
+    after: (state: State) => take(state.resources),
+    diff: (b: State, a: State, entries: Entry[]) => diff(b, a, entries, clock),
+    beforeAlerts,
+  };
+}
+
+/** The fields the spec says follow the clock (`x-moves-with-clock`: `removedIn`): they change with no write. */
+function clockFields(ops: Operation[]) {
+  const names = new Set<string>();
+  const walk = (node: Json, depth: number) => {
+    if (!node || typeof node !== 'object' || depth > 12) return;
+    for (const [name, prop] of Object.entries<Json>(node.properties ?? {})) {
+      if (prop?.['x-moves-with-clock'] === true) names.add(name);
+      walk(prop, depth + 1);
+    }
+    walk(node.items, depth + 1);
+    for (const key of ['allOf', 'anyOf', 'oneOf']) for (const sub of node[key] ?? []) walk(sub, depth + 1);
+  };
+  for (const o of ops) walk(o.operation.responses?.['200']?.content?.['application/json']?.schema, 0);
+  return names;
 }
 
 /** Every field that differs between two readings of the same resources: where, and the line. */
@@ -202,7 +225,7 @@ function fieldChanges(before: Record<string, Snapshot>, after: Record<string, Sn
  * others': an item or resource gone that the run did not delete, or new and not created by the
  * run, is concurrent activity; one the run deleted, or created and left, is a change.
  */
-function diff(before: State, after: State, entries: Entry[]): Difference {
+function diff(before: State, after: State, entries: Entry[], clock: Set<string>): Difference {
   const changed: string[] = [];
   const concurrent: string[] = [];
   const deletedByRun = new Set(entries.filter((e) => e.kind === 'deleted').map((e) => e.path));
@@ -238,7 +261,8 @@ function diff(before: State, after: State, entries: Entry[]): Difference {
   for (const change of fieldChanges(before.resources, after.resources)) {
     const field = change.at.split(' ').at(-1) ?? '';
     const path = change.at.split(' ')[0] as string;
-    if (volatile.has(change.at) || AGGREGATE.test(field) || isCounts(before.resources[path]?.data)) continue;
+    if (volatile.has(change.at) || clock.has(field) || AGGREGATE.test(field) || isCounts(before.resources[path]?.data))
+      continue;
     changed.push(change.line);
   }
   return { changed, concurrent };
