@@ -1,6 +1,4 @@
 // Redocly plugin: conventions that configurable rules cannot express (uniqueness across operations).
-import { EFFECT_KINDS } from '../model/statements.js';
-
 function uniqueClientMethod() {
   const seen = new Map();
   return {
@@ -23,6 +21,20 @@ function uniqueClientMethod() {
 // `silent` where the documentation says none) and a write states its effect on reads (`x-effects`,
 // or `silent`); each statement uses the kinds the checks know.
 const LIST_KINDS_ORDER = ['asc', 'desc'];
+// The same list as spec/model/statements.js: spec:diff bundles a release's spec with this plugin
+// outside the workspace, where an import of the model failed to resolve (test/release/spec-diff.test.ts).
+const EFFECT_KINDS = [
+  'created',
+  'updated',
+  'deleted',
+  'set',
+  'toggle',
+  'queued',
+  'credentials',
+  'revoked',
+  'terminated',
+  'issued',
+];
 // Words of a GET's description that name an effect besides reading (CONVENTIONS.md, "Safe").
 const NAMES_AN_EFFECT =
   /side effect|terminat|disconnect|time-limited|one-time|single-use|only when about to use|\breset|\brevok|invalidat|expires? (?:the|any)/i;

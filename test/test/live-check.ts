@@ -47,7 +47,7 @@ export interface CheckRun {
 
 export function liveCheck(
   sandbox: { authUrl: string; url: string },
-  command: 'check' | 'examples' | 'fuzz' = 'check',
+  command: 'check' | 'examples' = 'check',
   env: Record<string, string> = {},
 ): Promise<CheckRun> {
   const json = join(mkdtempSync(join(tmpdir(), 'gate-live-')), 'check.json');
@@ -67,7 +67,7 @@ export function liveCheck(
       '--limited-client-id',
       'sandbox-limited',
       '--allow-writes',
-      ...(command === 'check' || command === 'fuzz' ? ['--max-examples', '3'] : []),
+      ...(command === 'check' ? ['--max-examples', '3'] : []),
       '--json',
       json,
     ],
