@@ -10,20 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractPackage, passOn } from './gate';
+import { contractPackage, forward } from './gate';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let server: http.Server;
 let url: string;
 /** Every bearer token the gate sent to the target. */
 const sent = new Set<string>();
-
-/** Everything but the hostile paths goes to the sandbox, so that the rest of the run is real. */
-async function forward(req: http.IncomingMessage, res: http.ServerResponse) {
-  const answer = await passOn(req, sandbox.authUrl);
-  const body = Buffer.from(await answer.arrayBuffer());
-  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
-}
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 0 });
@@ -45,7 +38,7 @@ beforeAll(async () => {
         .end(JSON.stringify({ message: 'Success', data: Array(20_000).fill({}), errors: null }));
     if (path === '/v1/zones' && req.method === 'GET')
       return res.writeHead(200, json).end(`<${'x'.repeat(2 * 1024 * 1024)}>`);
-    forward(req, res).catch(() => res.destroy());
+    forward(req, res, sandbox.authUrl).catch(() => res.destroy());
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

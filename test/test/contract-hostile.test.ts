@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractPackage, passOn } from './gate';
+import { contractPackage, forward } from './gate';
 
 const DEADLINE_MS = 1500;
 const CAP = 1024 * 1024;
@@ -19,13 +19,6 @@ let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let server: http.Server;
 let url: string;
 const open = new Set<http.ServerResponse>();
-
-/** Everything but the hostile paths goes to the sandbox, so that the rest of the run is real. */
-async function forward(req: http.IncomingMessage, res: http.ServerResponse) {
-  const answer = await passOn(req, sandbox.authUrl);
-  const body = Buffer.from(await answer.arrayBuffer());
-  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
-}
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 0 });
@@ -65,7 +58,7 @@ beforeAll(async () => {
       return res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere', 'content-type': 'text/plain' }).end();
     if (path === '/v1/sites/php-versions')
       return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not the API</html>');
-    forward(req, res).catch(() => res.destroy());
+    forward(req, res, sandbox.authUrl).catch(() => res.destroy());
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

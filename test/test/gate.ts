@@ -100,6 +100,13 @@ export async function passOn(req: IncomingMessage, upstream: string): Promise<Re
   });
 }
 
+/** A drifting server's own paths aside, everything else goes to `upstream` and back, so that the rest of the run is real. */
+export async function forward(req: IncomingMessage, res: ServerResponse, upstream: string) {
+  const answer = await passOn(req, upstream);
+  const body = Buffer.from(await answer.arrayBuffer());
+  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
+}
+
 /** Listens on a free loopback port: the server's URL and a close(). */
 export function listenLocal(server: Server): Promise<{ url: string; close(): Promise<void> }> {
   return new Promise((resolve) =>

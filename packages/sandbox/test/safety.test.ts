@@ -225,9 +225,9 @@ describe('bounded work and memory', () => {
     sb.reset();
   });
 
-  it('keeps the activity log within its text limit below its entry limit', () => {
-    // A runtime of its own with the default entry limit (10,000): only the text limit can trim.
-    const rt = new SandboxRuntime({
+  /** A runtime of its own, frozen clock, default limits. */
+  const ownRuntime = () =>
+    new SandboxRuntime({
       clients: DEFAULT_CLIENTS,
       seed: seedState,
       start: 0,
@@ -235,6 +235,10 @@ describe('bounded work and memory', () => {
       webhookUrl: null,
       onError: () => {},
     });
+
+  it('keeps the activity log within its text limit below its entry limit', () => {
+    // A runtime of its own with the default entry limit (10,000): only the text limit can trim.
+    const rt = ownRuntime();
     const message = 'm'.repeat(ACTIVITY_FIELD_LIMIT);
     const entries = Math.ceil(ACTIVITY_TEXT_LIMIT / ACTIVITY_FIELD_LIMIT) + 10;
     expect(entries).toBeLessThan(ACTIVITY_LIMIT);
@@ -248,14 +252,7 @@ describe('bounded work and memory', () => {
   });
 
   it('keeps the recorded webhook deliveries within their payload size and count', () => {
-    const rt = new SandboxRuntime({
-      clients: DEFAULT_CLIENTS,
-      seed: seedState,
-      start: 0,
-      speed: 0,
-      webhookUrl: null,
-      onError: () => {},
-    });
+    const rt = ownRuntime();
     const name = 'p'.repeat(64 * 1024); // a plugin name of 64 KiB in a completion payload, say
     for (let i = 0; i < 200; i++) rt.emitWebhook('plugin_install_completed', { plugins: [{ name: `${name}${i}` }] });
     expect(rt.webhookTextSize).toBeLessThanOrEqual(WEBHOOK_TEXT_LIMIT);
