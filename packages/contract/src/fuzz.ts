@@ -202,13 +202,14 @@ async function send(req: Req): Promise<Res> {
     tokenAt = Date.now();
     req = { ...req, headers: { ...req.headers, Authorization: `Bearer ${token}` } };
   }
-  if (queuedRequests.has(req)) queuedAt = Date.now();
   const t0 = performance.now();
   const res = await cappedFetch(
     req.url,
     { method: req.method, headers: req.headers, body: req.body },
     { deadline: REQUEST_TIMEOUT_MS },
   );
+  // A refused write (4xx) queued nothing: only an accepted one makes the next comparison wait.
+  if (queuedRequests.has(req) && (res.statusCode < 400 || res.statusCode >= 500)) queuedAt = Date.now();
   if (live) observe(req.method, new URL(req.url).pathname.slice(basePath.length), res.statusCode, req.body, res.body);
   let json: Json;
   try {
