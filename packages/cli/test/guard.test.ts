@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Sandbox, startSandbox } from '@hosting-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PEAK_RSS } from './peak-rss.js';
 
 const SECRET = 'sandbox-secret';
 const bin = fileURLToPath(new URL('../bin/hosting-api.js', import.meta.url));
-/** Prints the process's peak RSS (bytes) on stderr at exit. */
-const MAXRSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS*1024+'\\n'))`;
 let sb: Sandbox;
 let env: Record<string, string>;
 const servers: http.Server[] = [];
@@ -32,10 +31,10 @@ interface Result {
 /** The built executable; `tty`: under a pseudo-terminal (`script`), `stdin` typed into it. */
 function cli(args: string[], options: { env?: Record<string, string>; stdin?: string; tty?: boolean } = {}) {
   const started = performance.now();
-  const quoted = [process.execPath, `--import=${MAXRSS}`, bin, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
+  const quoted = [process.execPath, `--import=${PEAK_RSS}`, bin, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
   const child = options.tty
     ? spawn('script', ['-qfec', quoted.join(' '), '/dev/null'], { env: { ...env, ...options.env } })
-    : spawn(process.execPath, [`--import=${MAXRSS}`, bin, ...args], { env: { ...env, ...options.env } });
+    : spawn(process.execPath, [`--import=${PEAK_RSS}`, bin, ...args], { env: { ...env, ...options.env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));

@@ -7,22 +7,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PEAK_RSS } from './peak-rss.js';
 
 const bin = fileURLToPath(new URL('../bin/hosting-api.js', import.meta.url));
-/**
- * Prints the process's peak RSS (bytes) on stderr at exit: its own high-water mark (Linux's VmHWM).
- * getrusage's maxRSS is not the CLI's own on Linux: it keeps the size of the process that spawned it
- * (spawned by a 193 MB process, a 40 MB one read 155 MB): likely how a run under the full suite read 104 MB.
- */
-const PEAK_RSS = `data:text/javascript,${encodeURIComponent(`
-  import { readFileSync } from 'node:fs';
-  process.on('exit', () => {
-    let kb = process.resourceUsage().maxRSS;
-    try {
-      kb = Number(/VmHWM:\\s*(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]);
-    } catch {}
-    process.stderr.write('maxrss=' + kb * 1024 + '\\n');
-  });`)}`;
 /** The webhooks commands' read cap (src/commands/webhooks.ts MAX_BYTES). */
 const CAP = 8 * 1024 * 1024;
 const MB = 2 ** 20;
