@@ -64,6 +64,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The process groups of the lines started and not yet ended (`stopAll` ends them). */
+const groups = new Set<ChildProcess>();
+
 /** A command of the docs in `sh`, in its own process group (npx and what it starts stop together). */
 export function shell(command: string, cwd: string, env: Record<string, string> = {}) {
   const child = spawn('sh', ['-c', `exec ${command}`], {
@@ -72,6 +75,8 @@ export function shell(command: string, cwd: string, env: Record<string, string> 
     env: { ...process.env, ...OFFLINE, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  groups.add(child);
+  child.on('close', () => groups.delete(child));
   let output = '';
   let stdout = '';
   child.stdout.on('data', (c: Buffer) => {
@@ -127,3 +132,9 @@ export async function stopGroup(run: { child: ChildProcess; closed: Promise<numb
   await run.closed;
   clearTimeout(timer);
 }
+
+/** Stops every line still running (a test that timed out leaves no server behind). */
+export const stopAll = () =>
+  Promise.all(
+    [...groups].map((child) => stopGroup({ child, closed: new Promise((resolve) => child.once('close', resolve)) })),
+  );

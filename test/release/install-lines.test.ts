@@ -22,6 +22,7 @@ import {
   portFree,
   runToEnd,
   startServer,
+  stopAll,
   stopGroup,
 } from './doc-commands.ts';
 import { BINS, describeInstalled, LONG_TIMEOUT, SANDBOX_SECRET, scratch, startBin, stop } from './installed.ts';
@@ -128,7 +129,7 @@ describeInstalled('the docs install and npx lines, against the packed install', 
     const [, baseUrl, authUrl] = await started.ready;
     target = { baseUrl: baseUrl!, authUrl: authUrl!, secret };
   });
-  afterAll(() => stop(targetChild));
+  afterAll(() => Promise.all([stop(targetChild), stopAll()]));
 
   it('every package an install line names is installed by the pre-release form, or declared by one that is', () => {
     const missing: string[] = [];
