@@ -6,6 +6,9 @@
 //   real request, then it is stopped; an MCP line over stdio (initialize, then one tool call); a
 //   command to its end. A line that needs a target gets one: the sandbox this file starts. The lines
 //   that name one port run one after another; the rest in parallel.
+// Cost (2026-11-28, 2-core machine at load 10-13): about 90 s of CPU, 100-133 s wall: npx resolving
+// each line's package in the scratch tree (about 3 s of CPU a line, as for a user) and the three gate
+// lines (about 14 s each, even scoped to one operation) are most of it.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
