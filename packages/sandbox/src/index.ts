@@ -223,12 +223,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
+export { DUMP_SIZE_LIMIT, STATE_SIZE_LIMIT } from './domain/budget.js';
 export { OUTCOMES, type OutcomeSpec } from './domain/outcomes.js';
 export {
   ACTIVITY_FIELD_LIMIT,
   ACTIVITY_LIMIT,
   ACTIVITY_RETENTION_DAYS,
   ACTIVITY_TEXT_LIMIT,
+  ALERT_LIMIT,
   DURATIONS,
   WEBHOOK_TEXT_LIMIT,
 } from './domain/runtime.js';

@@ -2,6 +2,7 @@
 // state (dump, replace, merge patch; fixtures validated fully) and the list of operations.
 import type { AreaHandlers } from '../domain/area.js';
 import { finishedDeploy, gitDeployPayload } from '../domain/areas/git.js';
+import { DUMP_SIZE_LIMIT, sizeOf } from '../domain/budget.js';
 import { ApiError, badRequest, MESSAGES } from '../domain/errors.js';
 import { fixtureProblems, protoKeyPath } from '../domain/fixture.js';
 import { checkOutcome } from '../domain/outcomes.js';
@@ -151,7 +152,20 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
         return null;
       },
     ],
-    ['GET', '/__sandbox/state', () => redactedState(rt.state)],
+    // Refused, never a 500, past DUMP_SIZE_LIMIT: only a state changed in-process can get there
+    // (the API and the fixtures are held to STATE_SIZE_LIMIT, the activity log trims itself).
+    [
+      'GET',
+      '/__sandbox/state',
+      () => {
+        const size = sizeOf(rt.state);
+        if (size > DUMP_SIZE_LIMIT)
+          throw badRequest(
+            `the state takes about ${size} characters as JSON, more than the dump answers (${DUMP_SIZE_LIMIT}); delete records or reset first`,
+          );
+        return redactedState(rt.state);
+      },
+    ],
     [
       'PUT',
       '/__sandbox/state',
@@ -179,6 +193,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
         if (problems.length) throw badRequest(...problems);
         // In place: the state stays the same object, so queued work still applies to it.
         mergePatch(rt.state, patch);
+        rt.budget.forget();
         return null;
       },
     ],
