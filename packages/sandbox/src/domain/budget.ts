@@ -55,7 +55,7 @@ export class StateBudget {
   constructor(
     /** Queued work not run yet: each may still add what one body-less write can (growthBound). */
     private readonly queuedWork: () => number,
-    private readonly limit = STATE_SIZE_LIMIT,
+    readonly limit = STATE_SIZE_LIMIT,
   ) {}
 
   /**

@@ -171,7 +171,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
       '/__sandbox/state',
       ({ body }) => {
         refuseProtoKeys(body);
-        const problems = fixtureProblems(body);
+        const problems = fixtureProblems(body, rt.budget.limit);
         if (problems.length) throw badRequest(...problems);
         rt.reset(structuredClone(body) as SandboxState);
         return null;
@@ -189,7 +189,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
           );
         }
         refuseProtoKeys(patch);
-        const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch));
+        const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch), rt.budget.limit);
         if (problems.length) throw badRequest(...problems);
         // In place: the state stays the same object, so queued work still applies to it.
         mergePatch(rt.state, patch);

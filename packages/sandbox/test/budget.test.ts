@@ -1,0 +1,160 @@
+// The state's size budget (src/domain/budget.ts) and the heap with 1 MB note subjects. Driven
+// in-process: the app's request handler (createSandboxCore().app.handle, what the server and the
+// MSW handlers call) with a request and an answer of the test's own, no sockets. Over loopback
+// HTTP, 1,000 notes of 1 MB took 25 s; here they take a few seconds.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { stateSize } from '../src/domain/budget.js';
+import {
+  ACTIVITY_FIELD_LIMIT,
+  ACTIVITY_TEXT_LIMIT,
+  createSandboxCore,
+  DUMP_SIZE_LIMIT,
+  type SandboxOptions,
+  STATE_SIZE_LIMIT,
+} from '../src/index.js';
+import { errorEnvelope, START } from './helpers.js';
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+/** A sandbox without a port, and a way to send it a request (a Buffer body is sent as is). */
+async function inProcess(options: SandboxOptions = {}) {
+  const core = createSandboxCore({ speed: 0, startTime: START, ...options });
+  const app = await core.app;
+  const rt = core.runtime;
+  const token = rt.tokens.issue(core.clients[0]!, rt.clock.now()).token;
+  const send = (method: string, path: string, body?: unknown, parse = true) =>
+    new Promise<Answer>((resolve) => {
+      const raw = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, host: '127.0.0.1' };
+      if (raw) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(raw.length) });
+      const listeners: Record<string, ((chunk?: Buffer) => void)[]> = {};
+      const req = {
+        method,
+        url: path,
+        headers,
+        socket: { remoteAddress: '127.0.0.1' },
+        resume: () => req,
+        on(event: string, listener: (chunk?: Buffer) => void) {
+          (listeners[event] ??= []).push(listener);
+          if (event === 'end')
+            queueMicrotask(() => {
+              if (raw) for (const l of listeners.data ?? []) l(raw);
+              for (const l of listeners.end ?? []) l();
+            });
+          return req;
+        },
+      };
+      let status = 0;
+      const res = {
+        req,
+        headersSent: false,
+        writeHead(code: number) {
+          status = code;
+          res.headersSent = true;
+          return res;
+        },
+        end(data?: string | Buffer) {
+          resolve({ status, body: parse && data ? JSON.parse(String(data)) : undefined });
+        },
+        destroy: () => resolve({ status: -1, body: undefined }),
+      };
+      app.handle(req as unknown as IncomingMessage, res as unknown as ServerResponse);
+    });
+  return { rt, send };
+}
+
+/** A note body whose subject takes `size` characters. */
+const noteBody = (size: number) => Buffer.from(JSON.stringify({ subject: 's'.repeat(size), body: 'b' }));
+
+describe('1 MB note subjects', () => {
+  it('keeps the heap after GC flat over 1,000 notes of 1 MB created and deleted, the log cut and the dump answering', async () => {
+    // activityLimit 100: a log entry that kept its note's subject alive would hold 100 MB.
+    const { rt, send } = await inProcess({ activityLimit: 100 });
+    // One body for every note: each parse makes a new 1,000,000-character subject (a 1 MB body is
+    // under the 1 MiB limit), so a record that kept one alive would show.
+    const body = noteBody(1_000_000);
+    const note = async () => {
+      const created = await send('POST', '/v1/sites/123456/notes', body, false);
+      expect(created.status).toBe(200);
+      const id = rt.state.notes.at(-1)!.id;
+      expect((await send('DELETE', `/v1/sites/123456/notes/${id}`)).status).toBe(200);
+    };
+    const first = await send('POST', '/v1/sites/123456/notes', body);
+    expect(first.body.data.subject).toHaveLength(1_000_000);
+    for (let i = 0; i < 20; i++) await note(); // warm-up
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 1000; i++) await note();
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(grown).toBeLessThan(8 * 1024 * 1024);
+    const texts = rt.state.activity.slice(-4).map((e) => e.message.length);
+    expect(Math.max(...texts)).toBeLessThanOrEqual(ACTIVITY_FIELD_LIMIT);
+    expect(rt.activityTextSize).toBeLessThanOrEqual(ACTIVITY_TEXT_LIMIT);
+    expect((await send('GET', '/__sandbox/state')).status).toBe(200);
+  }, 120_000);
+});
+
+describe('the state size limit', () => {
+  it('refuses a write whose body would take the state past 32 Mi, with the envelope; the dump answers; deleting frees room', async () => {
+    expect(STATE_SIZE_LIMIT).toBe(32 * 1024 * 1024);
+    const { rt, send } = await inProcess();
+    const body = noteBody(1_000_000);
+    let refused: Answer | undefined;
+    let accepted = 0;
+    while (!refused && accepted < 100) {
+      const answer = await send('POST', '/v1/sites/123456/notes', body, false);
+      if (answer.status === 200) accepted++;
+      else refused = await send('POST', '/v1/sites/123456/notes', body);
+    }
+    // 33 notes of 1 MB fit in 32 Mi; the state stays within it.
+    expect(accepted).toBe(33);
+    expect(refused!.status).toBe(400);
+    expect(errorEnvelope(refused!).message).toBe('There was a problem processing your request.');
+    expect(refused!.body.errors[0]).toMatch(/^body: the sandbox keeps at most 33554432 characters of state \(it holds/);
+    expect(stateSize(rt.state)).toBeLessThanOrEqual(STATE_SIZE_LIMIT);
+    // A small write still fits; a write without a body is never refused.
+    const seeded = rt.state.notes[0]!;
+    const small = { subject: 'short', body: 'b' };
+    expect((await send('PUT', `/v1/sites/${seeded.siteId}/notes/${seeded.id}`, small, false)).status).toBe(200);
+    const dump = await send('GET', '/__sandbox/state');
+    expect(dump.status).toBe(200);
+    expect(dump.body.data.notes).toHaveLength(rt.state.notes.length);
+    // The merge patch is held to the same limit.
+    const patch = await send('PATCH', '/__sandbox/state', { account: { organization: 'o'.repeat(1_000_000) } });
+    expect(patch.status).toBe(400);
+    expect(patch.body.errors[0]).toMatch(/its state takes about \d+ characters, more than the sandbox keeps/);
+    const big = rt.state.notes.find((n) => n.subject.length === 1_000_000)!;
+    expect((await send('DELETE', `/v1/sites/123456/notes/${big.id}`)).status).toBe(200);
+    expect((await send('POST', '/v1/sites/123456/notes', body, false)).status).toBe(200);
+  });
+
+  it('counts what the state control routes load (replace and merge patch), and the dump refuses a state past 64 Mi', async () => {
+    const { rt, send } = await inProcess({ bodyLimit: 40 * 1024 * 1024 });
+    expect((await send('POST', '/v1/sites/123456/notes', noteBody(10), false)).status).toBe(200); // walked: small
+    // A patch that leaves the state just under the limit: the next write is measured against it.
+    const organization = 'o'.repeat(STATE_SIZE_LIMIT - stateSize(rt.state) - 1_000);
+    expect((await send('PATCH', '/__sandbox/state', { account: { organization } })).status).toBe(200);
+    const after = await send('POST', '/v1/sites/123456/notes', noteBody(10_000));
+    expect(after.status).toBe(400);
+    // A replaced state past the limit is refused whole.
+    const dump = (await send('GET', '/__sandbox/state')).body.data;
+    dump.account.name = 'n'.repeat(10_000);
+    const put = await send('PUT', '/__sandbox/state', dump);
+    expect(put.status).toBe(400);
+    expect(put.body.errors[0]).toMatch(/more than the sandbox keeps \(33554432\)/);
+    // Only a state changed in-process can pass the dump's limit: a 400 envelope, not a 500.
+    rt.state.notes[0]!.body = 'x'.repeat(DUMP_SIZE_LIMIT);
+    const refused = await send('GET', '/__sandbox/state');
+    expect(refused.status).toBe(400);
+    expect(errorEnvelope(refused).errors![0]).toMatch(/more than the dump answers \(67108864\)/);
+  });
+});
