@@ -100,7 +100,7 @@ const textOf = (e: ActivityRecord) => e.message.length + e.description.length + 
  * A retained text at most ACTIVITY_FIELD_LIMIT characters long (cut with `…`). The cut is copied:
  * a slice of a long string keeps the whole string alive in V8.
  */
-function capped(text: string): string {
+export function capped(text: string): string {
   if (text.length <= ACTIVITY_FIELD_LIMIT) return text;
   return `${text.slice(0, ACTIVITY_FIELD_LIMIT - 1)}… `.slice(0, -1);
 }
