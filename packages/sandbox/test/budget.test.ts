@@ -2,7 +2,10 @@
 // in-process: the app's request handler (createSandboxCore().app.handle, what the server and the
 // MSW handlers call) with a request and an answer of the test's own, no sockets; the 1,000 notes
 // of the heap check go through the notes handlers themselves. Over loopback HTTP they took 25 s.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +15,13 @@ import { stateSize } from '../src/domain/budget.js';
 import {
   ACTIVITY_FIELD_LIMIT,
   ACTIVITY_TEXT_LIMIT,
+  ALERT_LIMIT,
   createSandboxCore,
   DUMP_SIZE_LIMIT,
+  loadFixture,
   type SandboxOptions,
   STATE_SIZE_LIMIT,
+  seedState,
 } from '../src/index.js';
 import { START } from './helpers.js';
 
@@ -174,5 +180,34 @@ describe('the state size limit', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ message: 'There was a problem processing your request.', data: null });
     expect(refused.body.errors[0]).toMatch(/more than the dump answers \(67108864\)/);
+  });
+});
+
+describe('records the sandbox keeps on its own', () => {
+  it('keeps the last 1,000 alerts, each text cut at 1,000 characters', async () => {
+    const { rt } = await inProcess();
+    const first = rt.publishAlert({ type: 'site.test', category: 'completed', title: 't', message: 'm' });
+    for (let i = 0; i < ALERT_LIMIT; i++)
+      rt.publishAlert({ type: 'site.test', category: 'completed', title: 't', message: 'm' });
+    expect(rt.state.alerts).toHaveLength(ALERT_LIMIT);
+    expect(rt.state.alerts.some((a) => a.id === first.id)).toBe(false);
+    const long = rt.publishAlert({
+      type: 'site.test',
+      category: 'completed',
+      title: 't'.repeat(5000),
+      message: 'm'.repeat(5000),
+    });
+    expect([long.title.length, long.message.length]).toEqual([ACTIVITY_FIELD_LIMIT, ACTIVITY_FIELD_LIMIT]);
+  });
+
+  it('refuses a --seed fixture past the state size limit, naming the file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'budget-')), 'big.json');
+    writeFileSync(file, JSON.stringify(seedState(Date.parse(START))));
+    expect(() => loadFixture(file, 1_000)).toThrow(
+      new RegExp(
+        `^Seed fixture ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a sandbox state: \\(the fixture\\): its state takes about \\d+ characters, more than the sandbox keeps \\(1000\\)$`,
+      ),
+    );
+    expect(loadFixture(file).account.id).toBe(98765);
   });
 });
