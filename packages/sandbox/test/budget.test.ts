@@ -200,6 +200,30 @@ describe('records the sandbox keeps on its own', () => {
     expect([long.title.length, long.message.length]).toEqual([ACTIVITY_FIELD_LIMIT, ACTIVITY_FIELD_LIMIT]);
   });
 
+  it('takes at most 100 faults and 100 armed outcomes at once, each at most 4,096 characters', async () => {
+    const { send } = await inProcess();
+    const fault = { operationId: 'getSite', fault: 'status', status: 503 };
+    const outcome = { outcome: 'git_deploy_failed', site_id: 123456 };
+    for (let i = 0; i < 100; i++) {
+      expect((await send('POST', '/__sandbox/faults', fault)).status).toBe(200);
+      expect((await send('POST', '/__sandbox/outcomes', outcome)).status).toBe(200);
+    }
+    const faults = await send('POST', '/__sandbox/faults', fault);
+    expect(faults.status).toBe(400);
+    expect(faults.body.errors).toEqual(['at most 100 faults at once: DELETE /__sandbox/faults clears them']);
+    expect((await send('POST', '/__sandbox/outcomes', outcome)).body.errors).toEqual([
+      'at most 100 outcomes at once: DELETE /__sandbox/outcomes clears them',
+    ]);
+    expect((await send('DELETE', '/__sandbox/faults')).status).toBe(200);
+    const long = await send('POST', '/__sandbox/faults', {
+      method: 'GET',
+      path: `/${'p'.repeat(5000)}`,
+      fault: 'drop',
+    });
+    expect(long.body.errors).toEqual(['body: one of the faults takes at most 4096 characters']);
+    expect((await send('POST', '/__sandbox/faults', fault)).status).toBe(200);
+  });
+
   it('refuses a --seed fixture past the state size limit, naming the file', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'budget-')), 'big.json');
     writeFileSync(file, JSON.stringify(seedState(Date.parse(START))));

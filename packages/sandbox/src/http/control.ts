@@ -45,6 +45,22 @@ const TRIGGERS: Record<string, (rt: SandboxRuntime, body: Record<string, unknown
   },
 };
 
+/**
+ * Most faults, and most armed outcomes, set at once (each is looked at on every request it could
+ * match), and most characters of one as sent: a fault's path is a route, not a text to keep.
+ */
+export const CONTROL_RULE_LIMIT = 100;
+export const CONTROL_RULE_SIZE = 4_096;
+
+/** Refuses one more rule past the limits above (a 400 saying how to clear them). */
+function checkRoom(body: unknown, count: number, what: 'faults' | 'outcomes'): void {
+  const size = sizeOf(body);
+  if (size > CONTROL_RULE_SIZE)
+    throw badRequest(`body: one of the ${what} takes at most ${CONTROL_RULE_SIZE} characters`);
+  if (count >= CONTROL_RULE_LIMIT)
+    throw badRequest(`at most ${CONTROL_RULE_LIMIT} ${what} at once: DELETE /__sandbox/${what} clears them`);
+}
+
 export type ControlRoute = [
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
@@ -123,6 +139,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
       'POST',
       '/__sandbox/outcomes',
       ({ body }) => {
+        checkRoom(body, rt.outcomes.armed.length, 'outcomes');
         return rt.outcomes.add(checkOutcome(body, rt.state));
       },
     ],
@@ -140,6 +157,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
       'POST',
       '/__sandbox/faults',
       ({ body }) => {
+        checkRoom(body, faults.rules.length, 'faults');
         const { random: _r, remaining, ...rule } = faults.add(checkFault(body, (id) => known.has(id)));
         return { ...rule, remaining: Number.isFinite(remaining) ? remaining : null };
       },
