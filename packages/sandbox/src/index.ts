@@ -151,6 +151,9 @@ export function createSandboxCore(
   for (const outcome of options.outcomes ?? []) runtime.outcomes.add(checkOutcomeOrThrow(outcome, runtime.state));
   const app = loadSpec().then(({ model, operations }) => {
     const known = new Set(operations.map((op) => op.operationId));
+    // The writes the state's size limit can refuse: the API's operations whose spec states an
+    // effect (`x-effects`); searches and validation sent as POST, and the token operations, are not.
+    runtime.budget.refuses(model.operations.filter((o) => !o.outsideV1 && o.operation['x-effects'] !== undefined));
     for (const fault of options.faults ?? []) faults.add(checkFaultOrThrow(fault, (id) => known.has(id)));
     return buildServer({
       model,

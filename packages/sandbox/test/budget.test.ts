@@ -36,11 +36,11 @@ async function inProcess(options: SandboxOptions = {}) {
   const app = await core.app;
   const rt = core.runtime;
   const token = rt.tokens.issue(core.clients[0]!, rt.clock.now()).token;
-  const send = (method: string, path: string, body?: unknown, parse = true) =>
+  const send = (method: string, path: string, body?: unknown, parse = true, type = 'application/json') =>
     new Promise<Answer>((resolve) => {
       const raw = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, host: '127.0.0.1' };
-      if (raw) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(raw.length) });
+      if (raw) Object.assign(headers, { 'content-type': type, 'content-length': String(raw.length) });
       const listeners: Record<string, ((chunk?: Buffer) => void)[]> = {};
       const req = {
         method,
@@ -129,7 +129,9 @@ describe('1 MB note subjects', () => {
 describe('the state size limit', () => {
   it('refuses a write whose body would take the state past 32 Mi, with the envelope; the dump answers; deleting frees room', async () => {
     expect(STATE_SIZE_LIMIT).toBe(32 * 1024 * 1024);
-    const { rt, send } = await inProcess();
+    // With the response self-check: the refusal is an answer the spec documents for the operation.
+    const undocumented: string[] = [];
+    const { rt, send } = await inProcess({ selfCheck: true, onError: (message) => undocumented.push(message) });
     const body = noteBody(1_000_000);
     let refused: Answer | undefined;
     let accepted = 0;
@@ -148,6 +150,12 @@ describe('the state size limit', () => {
     const seeded = rt.state.notes[0]!;
     const small = { subject: 'short', body: 'b' };
     expect((await send('PUT', `/v1/sites/${seeded.siteId}/notes/${seeded.id}`, small, false)).status).toBe(200);
+    // Reads sent with a body (searches) and the token operations are not writes: never refused.
+    expect((await send('POST', '/v1/sites/search', { filters: [] }, false)).status).toBe(200);
+    expect((await send('POST', '/v1/account/logs/activity', {}, false)).status).toBe(200);
+    const form = Buffer.from('grant_type=client_credentials&client_id=sandbox-client&client_secret=sandbox-secret');
+    expect((await send('POST', '/auth/token', form, false, 'application/x-www-form-urlencoded')).status).toBe(200);
+    expect(undocumented).toEqual([]);
     const dump = await send('GET', '/__sandbox/state');
     expect(dump.status).toBe(200);
     expect(dump.body.data.notes).toHaveLength(rt.state.notes.length);

@@ -51,6 +51,8 @@ export class StateBudget {
   private measuredState: SandboxState | undefined;
   /** At most this much was added since (the sum of the growth bounds of the writes since). */
   private unmeasured = 0;
+  /** The operations that store what their body holds (set from the spec: index.ts). */
+  private storing = new Set<string>();
 
   constructor(
     /** Queued work not run yet: each may still add what one body-less write can (growthBound). */
@@ -58,12 +60,19 @@ export class StateBudget {
     readonly limit = STATE_SIZE_LIMIT,
   ) {}
 
+  /** Sets the operations whose body may be stored (and so refused past the limit). */
+  refuses(operations: Iterable<{ operationId: string }>): void {
+    this.storing = new Set([...operations].map((o) => o.operationId));
+  }
+
   /**
-   * Admits a write before its handler runs. With a body: refused (400) when the state's size plus
-   * the body's would pass the limit. Without one it is never refused (what it adds is bounded by
-   * counts: alerts, backups per site), but it counts towards the next walk.
+   * Admits a request that is not a GET before its handler runs. A write with a body is refused
+   * (400) when the state's size plus the body's would pass the limit. A write without one is never
+   * refused (what it adds is bounded by counts: alerts, backups per site), but counts towards the
+   * next walk; a read sent with a body (a search) is not counted.
    */
-  admit(state: SandboxState, body: unknown): void {
+  admit(state: SandboxState, operationId: string, body: unknown): void {
+    if (body !== undefined && !this.storing.has(operationId)) return;
     const bodySize = body === undefined ? 0 : sizeOf(body);
     if (body !== undefined && this.upperBound(state) + bodySize > this.limit) {
       const size = this.measure(state);
