@@ -150,7 +150,13 @@ describe('the state size limit', () => {
     const seeded = rt.state.notes[0]!;
     const small = { subject: 'short', body: 'b' };
     expect((await send('PUT', `/v1/sites/${seeded.siteId}/notes/${seeded.id}`, small, false)).status).toBe(200);
-    // Reads sent with a body (searches) and the token operations are not writes: never refused.
+    // Filled to 10 characters below the limit (a merge patch, held to the limit too): the smallest
+    // note is refused, while reads sent with a body (searches) and the token operations are not
+    // writes and still answer.
+    const organization = 'o'.repeat(rt.state.account.organization.length + STATE_SIZE_LIMIT - 10 - stateSize(rt.state));
+    expect((await send('PATCH', '/__sandbox/state', { account: { organization } })).status).toBe(200);
+    expect(stateSize(rt.state)).toBe(STATE_SIZE_LIMIT - 10);
+    expect((await send('POST', '/v1/sites/123456/notes', { subject: 's', body: 'b' })).status).toBe(400);
     expect((await send('POST', '/v1/sites/search', { filters: [] }, false)).status).toBe(200);
     expect((await send('POST', '/v1/account/logs/activity', {}, false)).status).toBe(200);
     const form = Buffer.from('grant_type=client_credentials&client_id=sandbox-client&client_secret=sandbox-secret');
@@ -160,7 +166,9 @@ describe('the state size limit', () => {
     expect(dump.status).toBe(200);
     expect(dump.body.data.notes).toHaveLength(rt.state.notes.length);
     // The merge patch is held to the same limit.
-    const patch = await send('PATCH', '/__sandbox/state', { account: { organization: 'o'.repeat(1_000_000) } });
+    const patch = await send('PATCH', '/__sandbox/state', {
+      account: { organization: `${organization}${'o'.repeat(20)}` },
+    });
     expect(patch.status).toBe(400);
     expect(patch.body.errors[0]).toMatch(/its state takes about \d+ characters, more than the sandbox keeps/);
     const big = rt.state.notes.find((n) => n.subject.length === 1_000_000)!;
