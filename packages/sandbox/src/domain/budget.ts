@@ -1,7 +1,8 @@
 // The state's size budget: what clients store (sites, notes, collaborators, DNS records, git
 // settings, … every text of the state but the activity log, which trims itself) is at most
-// STATE_SIZE_LIMIT in size. A write whose body would take the state past it is refused with a 400
-// (every operation with a body documents 400); deleting frees the room. The state is measured by
+// STATE_SIZE_LIMIT in size. A write (an operation whose spec states an effect) whose body would
+// take the state past it is refused with a 400 (every operation with a body documents 400: see
+// spec/DECISIONS.md, "The sandbox's size limits"); deleting frees the room. The state is measured by
 // walking it, which costs time per value, so it is measured only when the writes since the last
 // walk could have brought it within reach of the limit.
 import { ApiError, MESSAGES } from './errors.js';
