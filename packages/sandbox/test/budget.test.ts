@@ -177,10 +177,12 @@ describe('the state size limit', () => {
   });
 
   it('counts what the state control routes load (replace and merge patch), and the dump refuses a state past 64 Mi', async () => {
-    const { rt, send } = await inProcess({ bodyLimit: 40 * 1024 * 1024 });
+    // A 1 MiB limit (`stateLimit`), so the state routes can fill it with bodies of about 1 MB.
+    const stateLimit = 1024 * 1024;
+    const { rt, send } = await inProcess({ stateLimit, bodyLimit: 4 * 1024 * 1024 });
     expect((await send('POST', '/v1/sites/123456/notes', noteBody(10), false)).status).toBe(200); // walked: small
     // A patch that leaves the state just under the limit: the next write is measured against it.
-    const organization = 'o'.repeat(STATE_SIZE_LIMIT - stateSize(rt.state) - 1_000);
+    const organization = 'o'.repeat(stateLimit - stateSize(rt.state) - 1_000);
     expect((await send('PATCH', '/__sandbox/state', { account: { organization } })).status).toBe(200);
     const after = await send('POST', '/v1/sites/123456/notes', noteBody(10_000));
     expect(after.status).toBe(400);
@@ -189,7 +191,7 @@ describe('the state size limit', () => {
     dump.account.name = 'n'.repeat(10_000);
     const put = await send('PUT', '/__sandbox/state', dump);
     expect(put.status).toBe(400);
-    expect(put.body.errors[0]).toMatch(/more than the sandbox keeps \(33554432\)/);
+    expect(put.body.errors[0]).toMatch(/more than the sandbox keeps \(1048576\)/);
     // Only a state changed in-process can pass the dump's limit: a 400 envelope, not a 500.
     rt.state.notes[0]!.body = 'x'.repeat(DUMP_SIZE_LIMIT);
     const refused = await send('GET', '/__sandbox/state');
