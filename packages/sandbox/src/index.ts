@@ -62,7 +62,7 @@ export interface SandboxOptions {
   outcomes?: OutcomeSpec[];
   /** Most activity log entries kept (the oldest go first). Default 10,000. */
   activityLimit?: number;
-  /** Most size of state clients can store (about its length as JSON, activity log aside). Default 32 Mi (`STATE_SIZE_LIMIT`). */
+  /** Most size of state clients can store (about its length as JSON, activity log aside). Default 64 Mi (`STATE_SIZE_LIMIT`). */
   stateLimit?: number;
   /** The server's timeouts in ms (`TIMEOUTS`: headers 10 s, request 30 s, keep-alive 5 s, idle 30 s). */
   timeouts?: Partial<Timeouts>;

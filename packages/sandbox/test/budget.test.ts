@@ -127,8 +127,8 @@ describe('1 MB note subjects', () => {
 });
 
 describe('the state size limit', () => {
-  it('refuses a write whose body would take the state past 32 Mi, with the envelope; the dump answers; deleting frees room', async () => {
-    expect(STATE_SIZE_LIMIT).toBe(32 * 1024 * 1024);
+  it('refuses a write whose body would take the state past 64 Mi, with the envelope; the dump answers; deleting frees room', async () => {
+    expect(STATE_SIZE_LIMIT).toBe(64 * 1024 * 1024);
     // With the response self-check: the refusal is an answer the spec documents for the operation.
     const undocumented: string[] = [];
     const { rt, send } = await inProcess({ selfCheck: true, onError: (message) => undocumented.push(message) });
@@ -140,11 +140,11 @@ describe('the state size limit', () => {
       if (answer.status === 200) accepted++;
       else refused = await send('POST', '/v1/sites/123456/notes', body);
     }
-    // 33 notes of 1 MB fit in 32 Mi; the state stays within it.
-    expect(accepted).toBe(33);
+    // 67 notes of 1 MB fit in 64 Mi; the state stays within it.
+    expect(accepted).toBe(67);
     expect(refused!.status).toBe(400);
     expect(refused!.body).toMatchObject({ message: 'There was a problem processing your request.', data: null });
-    expect(refused!.body.errors[0]).toMatch(/^body: the sandbox keeps at most 33554432 characters of state \(it holds/);
+    expect(refused!.body.errors[0]).toMatch(/^body: the sandbox keeps at most 67108864 characters of state \(it holds/);
     expect(stateSize(rt.state)).toBeLessThanOrEqual(STATE_SIZE_LIMIT);
     // A small write still fits; a write without a body is never refused.
     const seeded = rt.state.notes[0]!;
@@ -176,7 +176,7 @@ describe('the state size limit', () => {
     expect((await send('POST', '/v1/sites/123456/notes', body, false)).status).toBe(200);
   });
 
-  it('counts what the state control routes load (replace and merge patch), and the dump refuses a state past 64 Mi', async () => {
+  it('counts what the state control routes load (replace and merge patch), and the dump refuses a state past 80 Mi', async () => {
     // A 1 MiB limit (`stateLimit`), so the state routes can fill it with bodies of about 1 MB.
     const stateLimit = 1024 * 1024;
     const { rt, send } = await inProcess({ stateLimit, bodyLimit: 4 * 1024 * 1024 });
@@ -197,7 +197,7 @@ describe('the state size limit', () => {
     const refused = await send('GET', '/__sandbox/state');
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ message: 'There was a problem processing your request.', data: null });
-    expect(refused.body.errors[0]).toMatch(/more than the dump answers \(67108864\)/);
+    expect(refused.body.errors[0]).toMatch(/more than the dump answers \(83886080\)/);
   });
 });
 
