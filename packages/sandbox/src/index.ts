@@ -62,6 +62,8 @@ export interface SandboxOptions {
   outcomes?: OutcomeSpec[];
   /** Most activity log entries kept (the oldest go first). Default 10,000. */
   activityLimit?: number;
+  /** Most size of state clients can store (about its length as JSON, activity log aside). Default 64 Mi (`STATE_SIZE_LIMIT`). */
+  stateLimit?: number;
   /** The server's timeouts in ms (`TIMEOUTS`: headers 10 s, request 30 s, keep-alive 5 s, idle 30 s). */
   timeouts?: Partial<Timeouts>;
 }
@@ -90,7 +92,7 @@ export interface Sandbox {
 }
 
 /** A state fixture from a JSON file; every refusal names the file and what to fix. */
-export function loadFixture(file: string): SandboxState {
+export function loadFixture(file: string, stateLimit?: number): SandboxState {
   let value: unknown;
   try {
     // A byte order mark (some editors write one) is not JSON text, and not content either.
@@ -104,7 +106,7 @@ export function loadFixture(file: string): SandboxState {
   const proto = protoKeyPath(value, '(the fixture)');
   if (proto)
     throw new Error(`Seed fixture ${file} is not a sandbox state: ${proto}: not allowed (a state has no such key)`);
-  const problems = fixtureProblems(value);
+  const problems = fixtureProblems(value, stateLimit);
   if (problems.length) throw new Error(`Seed fixture ${file} is not a sandbox state: ${problems.join('; ')}`);
   return value as SandboxState;
 }
@@ -126,7 +128,7 @@ export function createSandboxCore(
 
   if (Array.isArray(options.corsControl)) parseCorsOrigins(options.corsControl.join(','));
 
-  const fixture = typeof options.seed === 'string' ? loadFixture(options.seed) : options.seed;
+  const fixture = typeof options.seed === 'string' ? loadFixture(options.seed, options.stateLimit) : options.seed;
   if (options.seedVariant !== undefined) variantState(seedState(start), options.seedVariant); // throws on a bad one
   const runtime = new SandboxRuntime({
     clients,
@@ -134,6 +136,7 @@ export function createSandboxCore(
     speed,
     webhookUrl: options.webhookUrl ?? null,
     activityLimit: options.activityLimit,
+    stateLimit: options.stateLimit,
     onError,
     seed: (now) =>
       fixture
@@ -148,6 +151,9 @@ export function createSandboxCore(
   for (const outcome of options.outcomes ?? []) runtime.outcomes.add(checkOutcomeOrThrow(outcome, runtime.state));
   const app = loadSpec().then(({ model, operations }) => {
     const known = new Set(operations.map((op) => op.operationId));
+    // The writes the state's size limit can refuse: the API's operations whose spec states an
+    // effect (`x-effects`); searches and validation sent as POST, and the token operations, are not.
+    runtime.budget.refuses(model.operations.filter((o) => !o.outsideV1 && o.operation['x-effects'] !== undefined));
     for (const fault of options.faults ?? []) faults.add(checkFaultOrThrow(fault, (id) => known.has(id)));
     return buildServer({
       model,
@@ -223,12 +229,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
+export { DUMP_SIZE_LIMIT, STATE_SIZE_LIMIT } from './domain/budget.js';
 export { OUTCOMES, type OutcomeSpec } from './domain/outcomes.js';
 export {
   ACTIVITY_FIELD_LIMIT,
   ACTIVITY_LIMIT,
   ACTIVITY_RETENTION_DAYS,
   ACTIVITY_TEXT_LIMIT,
+  ALERT_LIMIT,
   DURATIONS,
   WEBHOOK_TEXT_LIMIT,
 } from './domain/runtime.js';

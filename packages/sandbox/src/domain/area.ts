@@ -74,6 +74,8 @@ export class RequestCtx<K extends OperationId> implements Ctx<K> {
     readonly token: TokenRecord | null,
     input: { params: unknown; query: unknown; body: unknown },
   ) {
+    // Every write passes the state's size budget first (a 400 with a body past it: budget.ts).
+    if (request.method !== 'GET') rt.budget.admit(rt.state, operationId, input.body);
     this.params = input.params as OpPath<K>;
     this.query = input.query as OpQuery<K>;
     this.body = input.body as OpBody<K>;

@@ -4,6 +4,7 @@
 // The compile-time check at the bottom keeps it in step with the `SandboxState` type.
 import * as S from '@hosting-api/schemas';
 import { z } from 'zod';
+import { DUMP_SIZE_LIMIT, STATE_SIZE_LIMIT, sizeOf, stateSize } from './budget.js';
 import type { SandboxState } from './state.js';
 
 const int = z.number().int();
@@ -138,15 +139,26 @@ export function protoKeyPath(value: unknown, root: string): string | undefined {
   return undefined;
 }
 
-export function fixtureProblems(value: unknown): string[] {
+export function fixtureProblems(value: unknown, stateLimit = STATE_SIZE_LIMIT): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return ['the fixture must be a JSON object (e.g. a dump from GET /__sandbox/state)'];
   }
   const result = SandboxStateSchema.safeParse(value);
-  if (result.success) return [];
+  if (result.success) return sizeProblems(value as SandboxState, stateLimit);
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String).join('.');
   return [`${path || '(the fixture)'}: ${issue.message}`];
+}
+
+/** A fixture the sandbox could not have made: past the state's size limit, or past the dump's. */
+function sizeProblems(state: SandboxState, stateLimit: number): string[] {
+  const size = stateSize(state);
+  if (size > stateLimit)
+    return [`(the fixture): its state takes about ${size} characters, more than the sandbox keeps (${stateLimit})`];
+  const whole = sizeOf(state);
+  if (whole > DUMP_SIZE_LIMIT)
+    return [`(the fixture): it takes about ${whole} characters, more than the state dump answers (${DUMP_SIZE_LIMIT})`];
+  return [];
 }
 
 // Compile-time: whatever the schema accepts is a SandboxState (a field added to state.ts and not

@@ -2,6 +2,7 @@
 // handlers: state, virtual clock, tokens, webhook deliveries and the side-effect writers
 // (activity log, alerts, queued work).
 import type { IncomingMessage } from 'node:http';
+import { StateBudget } from './budget.js';
 import { Clock } from './clock.js';
 import { Outcomes } from './outcomes.js';
 import { type ActivityRecord, type AlertRecord, nextId, type SandboxState } from './state.js';
@@ -33,6 +34,11 @@ export const ACTIVITY_LIMIT = 10_000;
 export const ACTIVITY_TEXT_LIMIT = 4 * 1024 * 1024;
 /** Most characters of one retained text of an entry (a note's subject quoted in a message, a user agent). */
 export const ACTIVITY_FIELD_LIMIT = 1_000;
+/**
+ * Most alerts kept (the oldest go first): the sandbox publishes them itself, also on writes that
+ * send no body (which the state's size limit never refuses). Their texts are cut as the log's are.
+ */
+export const ALERT_LIMIT = 1_000;
 /** Most webhook deliveries kept for GET /__sandbox/webhooks (the oldest go first). */
 export const WEBHOOK_RECORD_LIMIT = 1_000;
 /** Most characters of payload (as JSON) the recorded webhook deliveries keep together (the oldest go first). */
@@ -62,6 +68,8 @@ export interface RuntimeOptions {
   webhookUrl: string | null;
   /** Most activity entries kept (the oldest go first); default ACTIVITY_LIMIT. */
   activityLimit?: number;
+  /** Most size of state clients can store (budget.ts); default STATE_SIZE_LIMIT. */
+  stateLimit?: number;
   onError: (message: string, error: unknown) => void;
 }
 
@@ -92,7 +100,7 @@ const textOf = (e: ActivityRecord) => e.message.length + e.description.length + 
  * A retained text at most ACTIVITY_FIELD_LIMIT characters long (cut with `…`). The cut is copied:
  * a slice of a long string keeps the whole string alive in V8.
  */
-function capped(text: string): string {
+export function capped(text: string): string {
   if (text.length <= ACTIVITY_FIELD_LIMIT) return text;
   return `${text.slice(0, ACTIVITY_FIELD_LIMIT - 1)}… `.slice(0, -1);
 }
@@ -104,6 +112,8 @@ export class SandboxRuntime {
   webhooks: WebhookDelivery[] = [];
   private webhookSeq = 1;
   private recordSeq = 1;
+  /** The state's size limit (budget.ts): writes are admitted through it. */
+  readonly budget: StateBudget;
   /** Documented outcomes armed on demand (outcomes.ts). */
   readonly outcomes = new Outcomes();
   private activityWrites = 0;
@@ -124,6 +134,7 @@ export class SandboxRuntime {
       options.onError(`scheduled task "${label}" failed`, error),
     );
     this.tokens = new TokenStore(options.clients);
+    this.budget = new StateBudget(() => this.clock.pending().length, options.stateLimit);
     this.state = options.seed(this.clock.now());
   }
 
@@ -220,17 +231,19 @@ export class SandboxRuntime {
       type: input.type,
       category: input.category,
       severity: input.severity ?? 'info',
-      title: input.title,
-      message: input.message,
+      title: capped(input.title),
+      message: capped(input.message),
       icon: input.icon ?? input.type.split('.')[0] ?? 'info',
-      site: site ? { id: site.id, name: site.name, display_name: site.displayName } : null,
+      site: site ? { id: site.id, name: capped(site.name), display_name: capped(site.displayName) } : null,
       actions: input.actions ?? [],
       read: false,
       dismissed: false,
       created_at: this.clock.nowIso(),
       expiresAt: null,
     };
-    this.state.alerts.push(alert);
+    const alerts = this.state.alerts;
+    alerts.push(alert);
+    if (alerts.length > ALERT_LIMIT) alerts.splice(0, alerts.length - ALERT_LIMIT);
     return alert;
   }
 

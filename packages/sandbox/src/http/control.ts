@@ -2,6 +2,7 @@
 // state (dump, replace, merge patch; fixtures validated fully) and the list of operations.
 import type { AreaHandlers } from '../domain/area.js';
 import { finishedDeploy, gitDeployPayload } from '../domain/areas/git.js';
+import { DUMP_SIZE_LIMIT, sizeOf } from '../domain/budget.js';
 import { ApiError, badRequest, MESSAGES } from '../domain/errors.js';
 import { fixtureProblems, protoKeyPath } from '../domain/fixture.js';
 import { checkOutcome } from '../domain/outcomes.js';
@@ -43,6 +44,22 @@ const TRIGGERS: Record<string, (rt: SandboxRuntime, body: Record<string, unknown
     return gitDeployPayload(entry);
   },
 };
+
+/**
+ * Most faults, and most armed outcomes, set at once (each is looked at on every request it could
+ * match), and most characters of one as sent: a fault's path is a route, not a text to keep.
+ */
+export const CONTROL_RULE_LIMIT = 100;
+export const CONTROL_RULE_SIZE = 4_096;
+
+/** Refuses one more rule past the limits above (a 400 saying how to clear them). */
+function checkRoom(body: unknown, count: number, what: 'faults' | 'outcomes'): void {
+  const size = sizeOf(body);
+  if (size > CONTROL_RULE_SIZE)
+    throw badRequest(`body: one of the ${what} takes at most ${CONTROL_RULE_SIZE} characters`);
+  if (count >= CONTROL_RULE_LIMIT)
+    throw badRequest(`at most ${CONTROL_RULE_LIMIT} ${what} at once: DELETE /__sandbox/${what} clears them`);
+}
 
 export type ControlRoute = [
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -122,6 +139,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
       'POST',
       '/__sandbox/outcomes',
       ({ body }) => {
+        checkRoom(body, rt.outcomes.armed.length, 'outcomes');
         return rt.outcomes.add(checkOutcome(body, rt.state));
       },
     ],
@@ -139,6 +157,7 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
       'POST',
       '/__sandbox/faults',
       ({ body }) => {
+        checkRoom(body, faults.rules.length, 'faults');
         const { random: _r, remaining, ...rule } = faults.add(checkFault(body, (id) => known.has(id)));
         return { ...rule, remaining: Number.isFinite(remaining) ? remaining : null };
       },
@@ -151,13 +170,26 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
         return null;
       },
     ],
-    ['GET', '/__sandbox/state', () => redactedState(rt.state)],
+    // Refused, never a 500, past DUMP_SIZE_LIMIT: only a state changed in-process can get there
+    // (the API and the fixtures are held to STATE_SIZE_LIMIT, the activity log trims itself).
+    [
+      'GET',
+      '/__sandbox/state',
+      () => {
+        const size = sizeOf(rt.state);
+        if (size > DUMP_SIZE_LIMIT)
+          throw badRequest(
+            `the state takes about ${size} characters as JSON, more than the dump answers (${DUMP_SIZE_LIMIT}); delete records or reset first`,
+          );
+        return redactedState(rt.state);
+      },
+    ],
     [
       'PUT',
       '/__sandbox/state',
       ({ body }) => {
         refuseProtoKeys(body);
-        const problems = fixtureProblems(body);
+        const problems = fixtureProblems(body, rt.budget.limit);
         if (problems.length) throw badRequest(...problems);
         rt.reset(structuredClone(body) as SandboxState);
         return null;
@@ -175,10 +207,11 @@ export function controlRoutes({ rt, operations, handlers, faults, webhookEvents 
           );
         }
         refuseProtoKeys(patch);
-        const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch));
+        const problems = fixtureProblems(mergePatch(structuredClone(rt.state), patch), rt.budget.limit);
         if (problems.length) throw badRequest(...problems);
         // In place: the state stays the same object, so queued work still applies to it.
         mergePatch(rt.state, patch);
+        rt.budget.forget();
         return null;
       },
     ],

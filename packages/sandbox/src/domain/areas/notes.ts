@@ -2,6 +2,7 @@
 import { type Ctx, defineArea } from '../area.js';
 import { notFound } from '../errors.js';
 import { DEFAULT_PER_PAGE, paginate } from '../pagination.js';
+import { capped } from '../runtime.js';
 import { type NoteRecord, nextId } from '../state.js';
 import type { OperationId, Schema } from '../types.js';
 
@@ -14,6 +15,12 @@ export const noteView = (note: NoteRecord): Schema<'Note'> => ({
   created: note.created,
   updated: note.updated,
 });
+
+/**
+ * The subject as the log quotes it: cut first, so a long subject is not copied whole into a message
+ * only for the log to cut it (the log cuts every text too: runtime.ts).
+ */
+const quoted = (note: NoteRecord) => capped(note.subject);
 
 function findNote(
   ctx: Pick<Ctx<OperationId>, 'site' | 'state'> & { params: { site_id: number; note_id: number } },
@@ -49,7 +56,7 @@ export default defineArea({
       updated: now,
     };
     ctx.state.notes.push(note);
-    ctx.activity('note.created', 'Note created', `Note "${note.subject}" was added to ${site.name}.`, site.id);
+    ctx.activity('note.created', 'Note created', `Note "${quoted(note)}" was added to ${site.name}.`, site.id);
     return { data: noteView(note) };
   },
 
@@ -61,14 +68,14 @@ export default defineArea({
     note.body = ctx.body.body;
     note.editor = ctx.state.account.name;
     note.updated = ctx.rt.clock.nowIso();
-    ctx.activity('note.updated', 'Note updated', `Note "${note.subject}" was updated.`, note.siteId);
+    ctx.activity('note.updated', 'Note updated', `Note "${quoted(note)}" was updated.`, note.siteId);
     return { data: noteView(note) };
   },
 
   deleteSiteNote: (ctx) => {
     const note = findNote(ctx);
     ctx.state.notes = ctx.state.notes.filter((n) => n !== note);
-    ctx.activity('note.deleted', 'Note deleted', `Note "${note.subject}" was deleted.`, note.siteId);
+    ctx.activity('note.deleted', 'Note deleted', `Note "${quoted(note)}" was deleted.`, note.siteId);
     return { data: null };
   },
 });
