@@ -86,7 +86,13 @@ function driftingServer(sandbox: Sandbox, secret: string) {
     if (deletedSite && method === 'DELETE') {
       const { data } = await (await upstream('GET', undefined, path)).json();
       const filters = [{ key: 'name', value: data?.name }];
-      const found = await (await upstream('POST', JSON.stringify({ filters }), '/v1/sites/search')).json();
+      const found = await (
+        await fetch(`${sandbox.authUrl}/v1/sites/search`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ filters }),
+        })
+      ).json();
       searchable.push(...(found.data ?? []).filter((s: { id: number }) => s.id === Number(deletedSite[1])));
     }
     if (path === '/v1/sites/search' && method === 'POST') {
@@ -180,6 +186,13 @@ let drifting: { url: string; close(): Promise<void> };
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z' });
   drifting = await driftingServer(sandbox, sandbox.clients[0]!.clientSecret);
+  // A third alert (a site deployed), so that the alerts span two pages of two for list_order.
+  await fetch(`${sandbox.authUrl}/v1/sites`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await sandbox.token()}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'order-probe' }),
+  });
+  await sandbox.advance(60_000);
 });
 afterAll(async () => {
   await drifting?.close();
@@ -269,8 +282,9 @@ describe('the behaviour statement checks against a drifting server', () => {
 
   it('names the spec statement (its place in the spec the run reads) in every failure, and every case its check', () => {
     for (const c of checks) expect(c.check, c.name).toMatch(/^[a-z_]+$/);
-    // Outside the spec's own repository no spec/<file> exists: the statement is cited in the bundle.
-    const cited = /\(@hosting-api\/openapi\/openapi\.json#\/[^)]+\)$/;
+    // Outside the spec's own repository no spec/<file> exists: the statement is cited in the bundle
+    // (a field rule's case after its field, rule and side: `(name free-text, accepting: …)`).
+    const cited = /\((?:[a-z_]+ [a-zA-Z-]+, (?:accepting|refusing): )?@hosting-api\/openapi\/openapi\.json#\/[^)]+\)$/;
     for (const c of checks.filter((x) => x.outcome === 'failed' && STATEMENT_CHECKS.includes(x.check!))) {
       expect(c.name).toMatch(cited);
       expect(c.failures![0]!.message).toMatch(cited);

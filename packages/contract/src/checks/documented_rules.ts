@@ -13,7 +13,7 @@
 
 import type { Case, CheckContext, FieldRule, Json, Operation, Req, Res, StatementCheck } from '../types';
 import { echoedFields } from './echo';
-import { evaluate, fail, itemsOf, jsonBodyOf, pass, pathParamsOf, sendCreate, skip, valueAt } from './support';
+import { evaluate, fail, itemsOf, jsonBodyOf, pass, pathParamsOf, skip, uniqueBody, valueAt } from './support';
 import { readField, targetOf } from './write_read_back';
 
 const ASTRAL = 'café 🚀 𝄞';
@@ -22,19 +22,23 @@ const opById = (ctx: CheckContext, id: string | undefined) => ctx.model.operatio
 const codePoints = (s: string) => [...s];
 const show = (v: Json) => JSON.stringify(v);
 
-/** The example body of `op` that sends `field` (PUT /account has one per field), else the first. */
+/**
+ * The example body of `op` that sends `field` (PUT /account has one per field), else the first;
+ * a create's made unique (a second site named as the example is refused for its name).
+ */
 function exampleWith(op: Operation, field: string): Json {
   const media = jsonBodyOf(op);
   const all = [media?.example, ...Object.values<Json>(media?.examples ?? {}).map((e) => e?.value)].filter(
     (e) => e && typeof e === 'object',
   );
-  return { ...(all.find((e) => field in e) ?? all[0] ?? {}) };
+  const example = { ...(all.find((e) => field in e) ?? all[0] ?? {}) };
+  return (op.effects ?? []).some((e) => e.kind === 'created') ? uniqueBody(op, example) : example;
 }
 
-/** `text` cut or padded (with `a`) to `n` code points. */
+/** `text` cut (its end kept: a create's example ends in a tag that makes it unique) or padded with `a` to `n` code points. */
 const sized = (text: unknown, n: number) => {
   const chars = codePoints(typeof text === 'string' && text ? text : 'gate');
-  return (chars.length >= n ? chars.slice(0, n) : [...chars, ...'a'.repeat(n - chars.length)]).join('');
+  return (chars.length >= n ? chars.slice(chars.length - n) : [...chars, ...'a'.repeat(n - chars.length)]).join('');
 };
 
 /** The values a `values-from` rule allows: those its listing serves now. */
@@ -101,7 +105,9 @@ function linked(op: Operation, target: Operation | undefined, req: Req, res: Res
 /** Sends `body` to the target; after a 2xx, what the stated read shows for `field` (or nothing to read). */
 async function write(ctx: CheckContext, op: Operation, target: Target, field: string, body: Json) {
   if (target.created) {
-    const { req, res, body: sent } = await sendCreate(ctx, op, body);
+    const req = ctx.request(op, { body });
+    const res = await ctx.send(req);
+    const sent = body;
     if (!ok(res)) return { req, res };
     const read = opById(ctx, target.created.read);
     const path = linked(op, read, req, res);
