@@ -128,6 +128,14 @@ describe('get, update, delete', () => {
     expect((await h.call('PUT', '/sites/123456', { wp_environment_type: 'prod' })).status).toBe(400);
   });
 
+  it('keeps a display name outside the Basic Multilingual Plane as sent (free text), and refuses an unlisted PHP version', async () => {
+    expect((await h.api.sites.update(123456, { name: 'café 🚀 𝄞' })).displayName).toBe('café 🚀 𝄞');
+    expect((await h.api.sites.get(123456)).displayName).toBe('café 🚀 𝄞');
+    expect((await h.call('PUT', '/sites/123456', { php_version: 'not-8.3' })).status).toBe(400);
+    expect((await h.call('PUT', '/account', { php_version: 'not-8.3' })).status).toBe(400);
+    expect((await h.call('PUT', '/account', { datacenter_code: 'not-AMS' })).status).toBe(400);
+  });
+
   it('deletes a site and what belongs to it', async () => {
     await h.api.sites.delete(123456);
     expect(await status(h.api.sites.get(123456))).toBe(404);
