@@ -166,7 +166,10 @@ function fieldRules(document, op, cite) {
         says: from.says,
       });
     (prop.node['x-special-values'] ?? []).forEach((special, i) => {
-      add('special', special.value, `${prop.pointer}/x-special-values/${i}`, { says: special.says, scope: special.scope });
+      add('special', special.value, `${prop.pointer}/x-special-values/${i}`, {
+        says: special.says,
+        scope: special.scope,
+      });
     });
     if (prop.node['x-free-text'] === true) add('free-text', true, `${prop.pointer}/x-free-text`);
   }
