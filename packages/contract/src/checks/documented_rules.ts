@@ -151,6 +151,23 @@ const sided = (rule: FieldRule, side: string): FieldRule => ({
 async function acceptSide(ctx: CheckContext, op: Operation, field: FieldRule, target: Target, values: Json[]) {
   const rule = sided(field, 'accepting');
   const example = exampleWith(op, rule.field);
+  try {
+    return await acceptEach(ctx, op, rule, target, values, example);
+  } finally {
+    // An update leaves the example's values (a branch the repository has), not the last one tried.
+    if (!target.created && target.effect && !values.every((v) => show(v) === show(example[rule.field])))
+      await ctx.send(ctx.request(op, { path: target.path, body: { ...example, ...(target.effect.when ?? {}) } }));
+  }
+}
+
+async function acceptEach(
+  ctx: CheckContext,
+  op: Operation,
+  rule: FieldRule,
+  target: Target,
+  values: Json[],
+  example: Json,
+) {
   for (const value of values) {
     const body = { ...example, ...(target.effect?.when ?? {}), [rule.field]: value };
     const got = await write(ctx, op, target, rule.field, body);
