@@ -1,5 +1,6 @@
 // Where each behaviour statement of the spec is written: the file and line under spec/ of every
-// `x-list`, `x-effects`, `x-state`, `x-relation`, `x-unit`, `x-units` and `links` node (and of each entry inside them), by
+// `x-list`, `x-effects`, `x-state`, `x-relation`, `x-unit`, `x-units` and `links` node (and of each entry inside them),
+// and of each field rule (`x-values-from`, `x-special-values`, `x-free-text`, `enum`, `pattern`, lengths, bounds), by
 // its JSON pointer in the bundled document. `bundle` writes the map to dist/sources.json beside
 // the bundle; the model (index.js) reads it so that a failed check can cite `spec/<file>:<line>`.
 // Run: node scripts/statement-sources.js [specDir] [outFile]
@@ -18,6 +19,13 @@ export const STATEMENT_KEYS = [
   'x-values-from',
   'x-special-values',
   'x-free-text',
+  // The field rules JSON Schema states itself (model/statements.js RULE_KEYWORDS).
+  'enum',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
 ];
 const escapeKey = (key) => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 

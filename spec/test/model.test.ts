@@ -253,6 +253,7 @@ describe('field rules (CONVENTIONS.md, "Field rules")', () => {
     const rules = m.operations.flatMap((o) => o.rules);
     const of = (id: string, field: string) => rules.filter((r) => r.operationId === id && r.field === field);
     expect(of('createSite', 'name').map((r) => r.rule)).toEqual(['pattern', 'minLength']);
+    expect(of('createSite', 'name')[0]!.source).toMatch(/^spec\/components\/schemas\/SiteCreateInput\.yaml:\d+$/);
     expect(of('updateSiteNote', 'subject')[0]).toMatchObject({
       rule: 'free-text',
       source: expect.stringMatching(/NoteInput\.yaml:\d+$/),
