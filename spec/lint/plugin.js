@@ -60,6 +60,24 @@ function behaviourStatements() {
       const unit = schema?.['x-unit'];
       if (unit !== undefined && !UNITS.includes(unit))
         report({ message: `x-unit is one of ${UNITS.join(', ')}.`, location: location.child('x-unit') });
+      // Field rules (CONVENTIONS.md, "Field rules").
+      const from = schema?.['x-values-from'];
+      if (from !== undefined && !/^list[A-Z]/.test(from?.operation ?? ''))
+        report({
+          message: 'x-values-from is {operation: <the listing operationId, list…>, field?: <item field>, says}.',
+          location: location.child('x-values-from'),
+        });
+      const special = schema?.['x-special-values'];
+      if (
+        special !== undefined &&
+        !(Array.isArray(special) && special.every((v) => typeof v === 'object' && v !== null && 'value' in v && v.says))
+      )
+        report({
+          message: 'x-special-values is a list of {value, says, scope?: all}.',
+          location: location.child('x-special-values'),
+        });
+      if (schema?.['x-free-text'] !== undefined && schema['x-free-text'] !== true)
+        report({ message: 'x-free-text is true, or left out.', location: location.child('x-free-text') });
     },
   };
   function checkOperation(operation, { report, location, key }) {

@@ -85,6 +85,12 @@ export interface Operation {
   effects?: Statement[];
   /** A write's state transition (`x-state`, kind `state`; `silent` where the states table states none). */
   state?: Statement;
+  /**
+   * The rules of its JSON request body's fields (CONVENTIONS.md, "Field rules"): one per field and
+   * keyword (`enum`, `pattern`, `minLength`, `maxLength`, `minimum`, `maximum`) or extension
+   * (`values-from`: `listing`, `listField`; `special`: `value`, `says`; `free-text`).
+   */
+  rules: FieldRule[];
   /** The links of its success response: which operation its answer feeds, with which parameters. */
   links: { name: string; operationId: string; parameters: Record<string, string>; source: string }[];
 }
@@ -102,6 +108,16 @@ export interface Statement {
   pointer: string;
   source: string;
   [field: string]: Json;
+}
+
+/** A rule of a request field: `value` is the keyword's value (the enum, the pattern, the bound) or the special value. */
+export interface FieldRule extends Statement {
+  kind: 'rule';
+  operationId: string;
+  rule: string;
+  field: string;
+  /** The field's dereferenced schema. */
+  schema: Json;
 }
 
 export interface SpecModel {

@@ -71,6 +71,7 @@ export function readStatements(document, operations, sources = {}) {
               : { ...state, operationId: op.operationId, kind: 'state' },
             `${base}/x-state`,
           );
+    op.rules = fieldRules(document, op, cite);
     op.links = [];
     const success = op.successStatus === undefined ? undefined : op.bundled?.responses?.[op.successStatus];
     for (const [name, link] of Object.entries(success?.links ?? {}))
@@ -119,4 +120,58 @@ export function readStatements(document, operations, sources = {}) {
     /** The unit the document states for values of a format (`date-time` → `utc-milliseconds`). */
     unitOfFormat: (format) => statements.find((s) => s.kind === 'unit' && s.default && s.format === format),
   };
+}
+
+/** The keywords of a request field that state what it accepts (CONVENTIONS.md, "Field rules"). */
+export const RULE_KEYWORDS = ['enum', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum'];
+
+/** Follows a bundle's local `$ref` (`#/components/schemas/Site`): the node and its pointer. */
+function followRef(document, node, pointer) {
+  const ref = node?.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return { node, pointer };
+  const at = ref.slice(1);
+  const found = at
+    .split('/')
+    .slice(1)
+    .reduce((n, k) => n?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+  return followRef(document, found, at);
+}
+
+/**
+ * The field rules of an operation's JSON request body, one per top-level field and keyword:
+ * `{kind: 'rule', rule (a keyword, or values-from: listing, listField; special; free-text), field,
+ * value, schema}`,
+ * cited at the keyword in the bundle.
+ */
+function fieldRules(document, op, cite) {
+  const base = `/paths/${escapeKey(op.path)}/${op.method}`;
+  const body = followRef(document, op.bundled?.requestBody, `${base}/requestBody`);
+  const media = body.node?.content?.['application/json'];
+  if (!media) return [];
+  const schema = followRef(document, media.schema, `${body.pointer}/content/application~1json/schema`);
+  const dereferenced = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
+  const rules = [];
+  for (const [field, bundled] of Object.entries(schema.node?.properties ?? {})) {
+    const prop = followRef(document, bundled, `${schema.pointer}/properties/${escapeKey(field)}`);
+    const on = { kind: 'rule', operationId: op.operationId, field, schema: dereferenced[field] ?? prop.node };
+    const add = (rule, value, pointer, more = {}) =>
+      rules.push({ ...on, rule, value, ...more, pointer, source: cite(pointer) });
+    for (const keyword of RULE_KEYWORDS)
+      if (prop.node[keyword] !== undefined) add(keyword, prop.node[keyword], `${prop.pointer}/${keyword}`);
+    const from = prop.node['x-values-from'];
+    if (from)
+      add('values-from', undefined, `${prop.pointer}/x-values-from`, {
+        listing: from.operation,
+        listField: from.field,
+        says: from.says,
+      });
+    (prop.node['x-special-values'] ?? []).forEach((special, i) => {
+      add('special', special.value, `${prop.pointer}/x-special-values/${i}`, {
+        says: special.says,
+        scope: special.scope,
+      });
+    });
+    if (prop.node['x-free-text'] === true) add('free-text', true, `${prop.pointer}/x-free-text`);
+  }
+  return rules;
 }

@@ -1,5 +1,6 @@
 // Where each behaviour statement of the spec is written: the file and line under spec/ of every
-// `x-list`, `x-effects`, `x-state`, `x-relation`, `x-unit`, `x-units` and `links` node (and of each entry inside them), by
+// `x-list`, `x-effects`, `x-state`, `x-relation`, `x-unit`, `x-units` and `links` node (and of each entry inside them),
+// and of each field rule (`x-values-from`, `x-special-values`, `x-free-text`, `enum`, `pattern`, lengths, bounds), by
 // its JSON pointer in the bundled document. `bundle` writes the map to dist/sources.json beside
 // the bundle; the model (index.js) reads it so that a failed check can cite `spec/<file>:<line>`.
 // Run: node scripts/statement-sources.js [specDir] [outFile]
@@ -7,7 +8,25 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 
-export const STATEMENT_KEYS = ['x-list', 'x-effects', 'x-state', 'x-relation', 'x-unit', 'x-units', 'links'];
+export const STATEMENT_KEYS = [
+  'x-list',
+  'x-effects',
+  'x-state',
+  'x-relation',
+  'x-unit',
+  'x-units',
+  'links',
+  'x-values-from',
+  'x-special-values',
+  'x-free-text',
+  // The field rules JSON Schema states itself (model/statements.js RULE_KEYWORDS).
+  'enum',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+];
 const escapeKey = (key) => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** Every statement node of one YAML file: in-file pointer → line (1-based). */
@@ -56,9 +75,11 @@ export function statementSources(specDir) {
   add(join(specDir, 'openapi.yaml'), '');
   for (const [path, item] of Object.entries(root.paths ?? {}))
     if (typeof item?.$ref === 'string') add(join(specDir, item.$ref), `/paths/${escapeKey(path)}`);
-  const schemas = join(specDir, 'components/schemas');
-  for (const file of readdirSync(schemas).filter((f) => f.endsWith('.yaml')))
-    add(join(schemas, file), `/components/schemas/${escapeKey(file.replace(/\.yaml$/, ''))}`);
+  for (const kind of ['schemas', 'requestBodies']) {
+    const dir = join(specDir, 'components', kind);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')))
+      add(join(dir, file), `/components/${kind}/${escapeKey(file.replace(/\.yaml$/, ''))}`);
+  }
   return sources;
 }
 

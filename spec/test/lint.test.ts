@@ -37,7 +37,25 @@ const fixture = {
     '/g': {
       get: op({ operationId: 'listG', 'x-client-method': 'g.list' }),
       post: op({ operationId: 'createG', 'x-client-method': 'g.create', 'x-list': { order: 'silent' } }),
-      put: op({ operationId: 'updateG', 'x-client-method': 'g.update', 'x-effects': [{ kind: 'flipped' }] }),
+      put: op({
+        operationId: 'updateG',
+        'x-client-method': 'g.update',
+        'x-effects': [{ kind: 'flipped' }],
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  code: { type: 'string', 'x-values-from': { field: 'code' } },
+                  ids: { type: 'array', 'x-special-values': [-1] },
+                  note: { type: 'string', 'x-free-text': 'yes' },
+                },
+              },
+            },
+          },
+        },
+      }),
     },
     // Writes of a resource with a state field: the create answers it, the delete's path reads it.
     '/s': {
@@ -108,6 +126,13 @@ it('reports every spec problem the client generator leaves to lint, with what to
       expect.stringMatching(
         /^#\/paths\/~1g\/put\/x-effects\/0 hosting-api\/behaviour-statements: An effect's kind is one of created, /,
       ),
+      expect.stringMatching(
+        /properties\/code\/x-values-from hosting-api\/behaviour-statements: x-values-from is \{operation: /,
+      ),
+      expect.stringMatching(
+        /properties\/ids\/x-special-values hosting-api\/behaviour-statements: x-special-values is a list /,
+      ),
+      expect.stringMatching(/properties\/note\/x-free-text hosting-api\/behaviour-statements: x-free-text is true/),
     ]),
   );
   expect(problems.every((p) => p.severity === 'error')).toBe(true);

@@ -246,3 +246,20 @@ describe('the spec model on the bundled spec', () => {
     ]);
   });
 });
+
+describe('field rules (CONVENTIONS.md, "Field rules")', () => {
+  it('reads each rule of a request field, cited where it is written, and each listing a rule names exists', async () => {
+    const m = await loadModel(specPath());
+    const rules = m.operations.flatMap((o) => o.rules);
+    const of = (id: string, field: string) => rules.filter((r) => r.operationId === id && r.field === field);
+    expect(of('createSite', 'name').map((r) => r.rule)).toEqual(['pattern', 'minLength']);
+    expect(of('createSite', 'name')[0]!.source).toMatch(/^spec\/components\/schemas\/SiteCreateInput\.yaml:\d+$/);
+    expect(of('updateSiteNote', 'subject')[0]).toMatchObject({
+      rule: 'free-text',
+      source: expect.stringMatching(/NoteInput\.yaml:\d+$/),
+    });
+    expect(of('batchCreateCollaborators', 'siteIds')[0]).toMatchObject({ rule: 'special', value: [-1] });
+    for (const r of rules.filter((x) => x.rule === 'values-from'))
+      expect(m.operation(r.listing).method, `${r.operationId} ${r.field}`).toBe('get');
+  });
+});

@@ -27,6 +27,7 @@ const STATEMENT_CHECKS = [
   'counts_follow_lists',
   'timestamps_move',
   'derived_values',
+  'documented_rules',
 ];
 
 const gate = runContractCli;
@@ -35,6 +36,8 @@ const gate = runContractCli;
 function driftingServer(sandbox: Sandbox, secret: string) {
   // delete_gone: firewall rules read before their delete, answered again after it.
   const deleted = new Map<string, string>();
+  // state_transitions: deleted sites (as the search showed them) that the search still finds.
+  const searchable: unknown[] = [];
   const server = http.createServer((req, res) => {
     drift(req, res).catch((error) =>
       res.writeHead(502, { 'content-type': 'text/plain' }).end(`the drifting server broke: ${error.message}`),
@@ -71,6 +74,33 @@ function driftingServer(sandbox: Sandbox, secret: string) {
     // list_filters: `contains` filters of the account activity log are applied as `equals`.
     if (path === '/v1/account/logs/activity' && body)
       body = body.replaceAll('"operator":"contains"', '"operator":"equals"');
+    // documented_rules: a display name with a character outside the Basic Multilingual Plane is refused.
+    if (method === 'PUT' && /^\/v1\/sites\/\d+$/.test(path) && body && /[\u{10000}-\u{10FFFF}]/u.test(body))
+      return json(400, {
+        message: 'There was a problem processing your request.',
+        data: null,
+        errors: ['body.name: invalid characters'],
+      });
+    // state_transitions: a deleted site is gone (404, not listed) but the search still finds it.
+    const deletedSite = path.match(/^\/v1\/sites\/(\d+)$/);
+    if (deletedSite && method === 'DELETE') {
+      const { data } = await (await upstream('GET', undefined, path)).json();
+      const filters = [{ key: 'name', value: data?.name }];
+      const found = await (
+        await fetch(`${sandbox.authUrl}/v1/sites/search`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ filters }),
+        })
+      ).json();
+      searchable.push(...(found.data ?? []).filter((s: { id: number }) => s.id === Number(deletedSite[1])));
+    }
+    if (path === '/v1/sites/search' && method === 'POST') {
+      const answer = await upstream();
+      const found = JSON.parse(await answer.text());
+      if (answer.status === 200 && !found.page?.nextPage) found.data.push(...searchable);
+      return relay(res, answer, JSON.stringify(found));
+    }
     // list_search: the alert search is ignored.
     if (path === '/v1/alerts') url.searchParams.delete('search');
     // paging_consistency: an alert page size over 500 is refused, not applied as 500.
@@ -80,6 +110,19 @@ function driftingServer(sandbox: Sandbox, secret: string) {
         data: null,
         errors: ['per_page: at most 500'],
       });
+    // list_order: alert pages come in reverse order (page 1 holds the last page's items); each
+    // page, and the whole list, stay newest first.
+    const pageAsked = Number(url.searchParams.get('page'));
+    if (path === '/v1/alerts' && pageAsked && method === 'GET') {
+      const answer = await upstream();
+      const asked = JSON.parse(await answer.text());
+      const last = asked.page?.lastPage;
+      if (answer.status === 200 && last > 1 && pageAsked <= last) {
+        url.searchParams.set('page', String(last + 1 - pageAsked));
+        asked.data = (await (await upstream('GET', undefined, `${url.pathname}${url.search}`)).json()).data;
+      }
+      return relay(res, answer, JSON.stringify(asked));
+    }
     // write_read_back: marking a favorite site as favorite removes the mark (a toggle, not a set).
     const favorite = path.match(/^\/v1\/sites\/(\d+)\/favorites$/);
     if (favorite && method === 'POST') {
@@ -143,6 +186,13 @@ let drifting: { url: string; close(): Promise<void> };
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, speed: 0, startTime: '2026-11-02T09:00:00.000Z' });
   drifting = await driftingServer(sandbox, sandbox.clients[0]!.clientSecret);
+  // A third alert (a site deployed), so that the alerts span two pages of two for list_order.
+  await fetch(`${sandbox.authUrl}/v1/sites`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await sandbox.token()}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'order-probe' }),
+  });
+  await sandbox.advance(60_000);
 });
 afterAll(async () => {
   await drifting?.close();
@@ -184,6 +234,8 @@ const OPS = [
   'updateSiteNote',
   'updateAccount',
   'listMuPlugins',
+  'updateSite',
+  'deleteSite',
 ];
 
 describe('the behaviour statement checks against a drifting server', () => {
@@ -217,14 +269,22 @@ describe('the behaviour statement checks against a drifting server', () => {
         'create_listed cloneSite',
         'write_read_back updateAccount',
         'derived_values listMuPlugins',
+        'documented_rules updateSite',
+        'state_transitions deleteSite',
+        'list_order listAlerts',
+        // The clone's ignored datacenter and the note's capitals are on the accepting side of a
+        // documented rule too (a listed datacenter, free text): read back changed.
+        'documented_rules cloneSite',
+        'documented_rules createSiteNote',
       ].sort(),
     );
   });
 
   it('names the spec statement (its place in the spec the run reads) in every failure, and every case its check', () => {
     for (const c of checks) expect(c.check, c.name).toMatch(/^[a-z_]+$/);
-    // Outside the spec's own repository no spec/<file> exists: the statement is cited in the bundle.
-    const cited = /\(@hosting-api\/openapi\/openapi\.json#\/[^)]+\)$/;
+    // Outside the spec's own repository no spec/<file> exists: the statement is cited in the bundle
+    // (a field rule's case after its field, rule and side: `(name free-text, accepting: …)`).
+    const cited = /\((?:[a-z_]+ [a-zA-Z-]+, (?:accepting|refusing): )?@hosting-api\/openapi\/openapi\.json#\/[^)]+\)$/;
     for (const c of checks.filter((x) => x.outcome === 'failed' && STATEMENT_CHECKS.includes(x.check!))) {
       expect(c.name).toMatch(cited);
       expect(c.failures![0]!.message).toMatch(cited);

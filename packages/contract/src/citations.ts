@@ -10,6 +10,6 @@ export function citeForThisRepository(model: SpecModel) {
     ? relative(process.cwd(), resolve(process.env.HOSTING_API_SPEC))
     : '@hosting-api/openapi/openapi.json';
   // Statement objects are shared with the operations' `list` and `effects`: set once, read everywhere.
-  for (const statement of model.statements)
+  for (const statement of [...model.statements, ...model.operations.flatMap((o) => o.rules ?? [])])
     if (!existsSync(resolve(statement.source.replace(/:\d+$/, '')))) statement.source = `${spec}#${statement.pointer}`;
 }

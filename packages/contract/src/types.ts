@@ -1,9 +1,9 @@
 // Types the gate's modules share: the spec model's (@hosting-api/openapi/model), the requests a
 // phase sends and the answers it reads, and the statement checks' context and cases.
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { Json, Operation, SpecModel, Statement } from '@hosting-api/openapi/model';
+import type { FieldRule, Json, Operation, SpecModel, Statement } from '@hosting-api/openapi/model';
 
-export type { Json, Operation, SpecModel, Statement };
+export type { FieldRule, Json, Operation, SpecModel, Statement };
 
 /** A request as the phases build it: method, URL, headers and the body's text. */
 export interface Req {

@@ -8,6 +8,7 @@ import counts_follow_lists from './counts_follow_lists';
 import create_listed from './create_listed';
 import delete_gone from './delete_gone';
 import derived_values from './derived_values';
+import documented_rules from './documented_rules';
 import list_filters from './list_filters';
 import list_order from './list_order';
 import list_search from './list_search';
@@ -32,6 +33,7 @@ const STATEMENT_CHECKS = [
   counts_follow_lists,
   timestamps_move,
   derived_values,
+  documented_rules,
 ];
 
 /**

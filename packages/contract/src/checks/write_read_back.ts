@@ -15,7 +15,12 @@ import { exampleOf, fail, jsonBodyOf, otherValue, ownPath, pass, provide, skip, 
 const readOp = (ctx: CheckContext, id: string) => ctx.model.operations.find((o) => o.operationId === id);
 const ok = (res: Res) => /^2/.test(String(res.status));
 
-async function readField(ctx: CheckContext, read: Operation, path: Record<string, unknown> | undefined, field: string) {
+export async function readField(
+  ctx: CheckContext,
+  read: Operation,
+  path: Record<string, unknown> | undefined,
+  field: string,
+) {
   const res = await ctx.send(ctx.request(read, { path }));
   return { res, value: res.status === 200 ? valueAt(res.json?.data, field) : undefined };
 }
@@ -25,7 +30,7 @@ async function readField(ctx: CheckContext, read: Operation, path: Record<string
  * set back), else (sandbox, or with a way back) the spec's examples. `wanted(item)`: an item found
  * in a list that the write would still change.
  */
-async function targetOf(
+export async function targetOf(
   ctx: CheckContext,
   op: Operation,
   { restorable, wanted }: { restorable: boolean; wanted?: (item: Json) => boolean },
