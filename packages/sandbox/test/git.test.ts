@@ -291,7 +291,7 @@ describe("the seed's 400 conditions", () => {
       'POST',
       '/sites/123457/git',
       { repository: repo, branch: '  ' },
-      /^body\.branch/, // the spec's pattern \S refuses it before the domain's own check
+      GIT_ERRORS.branchBlank, // the spec's pattern \S refuses it, in the seed's words
     );
     await expect400(
       'connectSiteGitRepository',
@@ -328,8 +328,8 @@ describe("the seed's 400 conditions", () => {
       GIT_ERRORS.notConnected,
     );
     await expect400('deploySiteGit', 'POST', '/sites/123457/git/deploy', undefined, GIT_ERRORS.notConnected);
-    await expect400('updateSiteGitConfiguration', 'PUT', '/sites/123456/git', { branch: ' ' }, /^body\.branch/);
-    await expect400('updateSiteGitConfiguration', 'PUT', '/sites/123456/git', { branch: '' }, /^body\.branch/);
+    await expect400('updateSiteGitConfiguration', 'PUT', '/sites/123456/git', { branch: ' ' }, GIT_ERRORS.branchBlank);
+    await expect400('updateSiteGitConfiguration', 'PUT', '/sites/123456/git', { branch: '' }, GIT_ERRORS.branchBlank);
     h.sb.runtime.state.git[0]!.config.branch = '';
     await expect400('deploySiteGit', 'POST', '/sites/123456/git/deploy', undefined, GIT_ERRORS.noBranch);
   });

@@ -3,7 +3,9 @@
 // operationId). A failure is a 400 whose `errors` name the field, e.g. `body.subject: ...`;
 // a path parameter that cannot be valid is a 404 (the resource cannot exist).
 import { operations } from '@hosting-api/schemas';
+import { GIT_ERRORS } from '../domain/areas/git.js';
 import { badRequest, notFound } from '../domain/errors.js';
+import { SITE_NAME_RULE } from '../domain/model/sites.js';
 import type { ParamType, SpecOperation } from './spec.js';
 
 /** What the sandbox needs of a schema: zod's safeParse. */
@@ -63,12 +65,25 @@ export function oneOf(values: readonly unknown[]): string {
 type Issue = { path: readonly PropertyKey[]; message: string; code?: string; values?: readonly unknown[] };
 
 /**
+ * Body fields whose rule the documentation words itself (part 7): a refusal of the spec's pattern
+ * or length says that sentence, not zod's text of the pattern.
+ */
+const RULE_SENTENCES: Record<string, Record<string, string>> = {
+  createSite: { name: `body.name: ${SITE_NAME_RULE}` },
+  cloneSite: { name: `body.name: ${SITE_NAME_RULE}` },
+  connectSiteGitRepository: { branch: GIT_ERRORS.branchBlank },
+  updateSiteGitConfiguration: { branch: GIT_ERRORS.branchBlank },
+};
+
+/**
  * One text per issue, naming the field. Enum failures read like the seed's own error
  * (`php_fs_permission must be rw, ro, or loggedin`): body fields by their name, query fields
  * as `query.<name>`; other failures as `body.<field>: <zod's message>`.
  */
-const describe = (where: string, issues: readonly Issue[]) =>
+const describe = (where: string, issues: readonly Issue[], operationId?: string) =>
   issues.map((i) => {
+    const sentence = where === 'body' && i.path.length === 1 && RULE_SENTENCES[operationId ?? '']?.[String(i.path[0])];
+    if (sentence && (i.code === 'invalid_format' || i.code === 'too_small')) return sentence;
     if (i.code === 'invalid_value' && i.values?.length && i.path.length) {
       const field = [...(where === 'body' ? [] : [where]), ...i.path.map(String)].join('.');
       return `${field} must be ${oneOf(i.values)}`;
@@ -125,10 +140,10 @@ export function validateRequest(
   if (validators?.body && body !== undefined) {
     const r = validators.body.safeParse(body);
     if (r.success) body = r.data;
-    else errors.push(...describe('body', r.error.issues));
+    else errors.push(...describe('body', r.error.issues, op.operationId));
   } else if (op.hasBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     errors.push('body: expected an object');
   }
-  if (errors.length) throw badRequest(...errors);
+  if (errors.length) throw badRequest(...new Set(errors)); // a length and a pattern can say one sentence
   return { params, query: q as Record<string, unknown>, body };
 }
