@@ -204,10 +204,14 @@ export function buildServer(options: ServerOptions): SandboxServer {
           ? { message: result.message ?? 'Success', data: result.data, errors: null, page: result.page }
           : { message: result.message ?? 'Success', data: result.data, errors: null },
       );
-      res.writeHead(result.status ?? route.successStatus, {
-        'content-type': JSON_TYPE,
-        'content-length': Buffer.byteLength(body),
-      });
+      // A flat [name, value, ...] list: node:http writes it as is (no object to walk); end(body)
+      // then sends the head and the body in one write.
+      res.writeHead(result.status ?? route.successStatus, [
+        'content-type',
+        JSON_TYPE,
+        'content-length',
+        Buffer.byteLength(body),
+      ]);
       res.end(body);
       return;
     }
