@@ -204,14 +204,12 @@ export function buildServer(options: ServerOptions): SandboxServer {
           ? { message: result.message ?? 'Success', data: result.data, errors: null, page: result.page }
           : { message: result.message ?? 'Success', data: result.data, errors: null },
       );
-      // A flat [name, value, ...] list: node:http writes it as is (no object to walk); end(body)
-      // then sends the head and the body in one write.
-      res.writeHead(result.status ?? route.successStatus, [
-        'content-type',
-        JSON_TYPE,
-        'content-length',
-        Buffer.byteLength(body),
-      ]);
+      // writeHead then end(body): node:http sends the head and the body in one write. (An object,
+      // not a flat list: msw.ts's stand-in response takes an object, and the list saved < 0.5%.)
+      res.writeHead(result.status ?? route.successStatus, {
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
       return;
     }
