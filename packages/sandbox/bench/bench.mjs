@@ -187,8 +187,8 @@ async function stopChild(child) {
 /**
  * One route on every server, interleaved: `seconds` rounds of a one-second run per server, so
  * that load from elsewhere on the machine falls on all of them alike (the ratios are what count).
- * The mock goes first in each round (Prism's clean-up after its turn must not fall on the others),
- * then the sandbox and the bare server back to back, in alternating order. req/s is the total over
+ * The mock goes first in each round, then the others in an order that rotates from round to round
+ * (see below). req/s is the total over
  * the rounds; p50 and p99 are the medians of the rounds' values; `vsBare` is the median over the
  * rounds of each round's req/s against the bare server's in the same round (the verdict: this
  * machine's speed drifts by tens of percent from one second to the next, and a pair of adjacent
@@ -208,11 +208,12 @@ async function loadRoute(autocannon, servers, route, seconds, connections, cpuRa
   const rounds = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
   const pause = () => new Promise((done) => setTimeout(done, 200)); // let the last turn's stragglers finish
   for (const [, server] of Object.entries(servers)) await autocannon({ ...optsFor(server), duration: 2 }); // warm-up (JIT)
+  const others = ['sandbox', 'fastify', 'express', 'json', 'bare'];
   for (let i = 0; i < seconds; i++) {
-    const order =
-      i % 2
-        ? ['mock', 'bare', 'json', 'express', 'fastify', 'sandbox']
-        : ['mock', 'sandbox', 'fastify', 'express', 'json', 'bare'];
+    // The others rotate one place per round, so each takes the turn right after the mock's (where
+    // what Prism leaves behind falls) about as often as the rest: before, the sandbox had it in
+    // every other round and Fastify never.
+    const order = ['mock', ...others.slice(i % others.length), ...others.slice(0, i % others.length)];
     for (const name of order.filter((n) => servers[n])) {
       await pause();
       const before = cpuRate ? await cpuOf(servers[name].child) : 0;

@@ -3,10 +3,15 @@
 // Fastify's schema compilers: Ajv and fast-json-stringify) and Express (express.json() and a
 // hand check of the body). Both do the sandbox's work on the two benchmarked routes:
 // - the same bearer check: `Authorization: Bearer <token>` looked up in a token map, expiry and
-//   scopes checked, a 401/403 envelope otherwise;
+//   scopes checked, otherwise the API's 401 (with the WWW-Authenticate header the spec requires,
+//   RFC 6750) or 403 envelope;
 // - GET /v1/sites/{site_id}: the site found by id in an in-memory list, answered in the envelope;
 // - POST /v1/sites/{site_id}/notes: the note stored with the next id, the editor and timestamps,
-//   and an activity entry written (trimmed at a limit, as the sandbox's log is), then answered.
+//   and an activity entry written (trimmed at a limit, as the sandbox's log is), then answered;
+// - the API's refusals otherwise: 404 for an unknown or non-integer id, 400 for a bad body, each
+//   in the error envelope (the bench sends none of these; they make the peers servers of the API).
+// The 200 answers carry the headers the sandbox's do: Content-Type and Content-Length (node:http
+// adds Date, Connection and Keep-Alive to every server's).
 import { loadModel } from '@hosting-api/openapi/model';
 
 export const TOKEN = 'bench-token';
@@ -19,13 +24,15 @@ function account(bodies) {
   const tokens = new Map([[TOKEN, { expiresAt: Date.now() + 3_600_000, scopes: ['authorized', 'owner', 'git_edit'] }]]);
   const state = { sites: [site], notes: [], activity: [], ids: { note: 1000, activity: 1 } };
 
-  /** The bearer check: a reason to refuse (status and message), or null. */
+  /** The bearer check: the refusal (status, headers, envelope), or null. */
   const refused = (authorization) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) return [401, 'Send Authorization: Bearer <ACCESS_TOKEN>.'];
+    if (!match) return unauthorized('Bearer', 'Send Authorization: Bearer <ACCESS_TOKEN>.');
     const token = tokens.get(match[1]);
-    if (!token || token.expiresAt <= Date.now()) return [401, 'The access token is invalid or has expired.'];
-    if (!token.scopes.includes('authorized')) return [403, 'The access token lacks the authorized scope.'];
+    if (!token || token.expiresAt <= Date.now())
+      return unauthorized('Bearer error="invalid_token"', 'The access token is invalid.');
+    if (!token.scopes.includes('authorized'))
+      return [403, {}, failure('Forbidden', ['The access token lacks the authorized scope.'])];
     return null;
   };
   const siteOf = (id) => state.sites.find((s) => s.id === id);
@@ -49,7 +56,10 @@ function account(bodies) {
 }
 
 const envelope = (data) => ({ message: 'Success', data, errors: null });
-const failure = (message) => ({ message, data: null, errors: null });
+const failure = (message, errors = null) => ({ message, data: null, errors });
+const unauthorized = (challenge, reason) => [401, { 'www-authenticate': challenge }, failure('Unauthorized', [reason])];
+const NOT_FOUND = 'We could not locate the requested resources.';
+const BAD_REQUEST = 'There was a problem processing your request.';
 
 /** Fastify 5 with the spec's request-body and response schemas. Resolves to its port. */
 export async function startFastify(bodies, host) {
@@ -64,15 +74,22 @@ export async function startFastify(bodies, host) {
   const app = Fastify({ logger: false });
   const auth = async (req, reply) => {
     const no = refused(req.headers.authorization);
-    if (no) return reply.code(no[0]).send(failure(no[1]));
+    if (no) return reply.code(no[0]).headers(no[1]).send(no[2]);
   };
+  // A schema failure: a non-integer id names no site (404), a bad body is a 400.
+  app.setErrorHandler((error, _req, reply) => {
+    if (error.validationContext === 'params') return reply.code(404).send(failure(NOT_FOUND));
+    if (error.validation || error.statusCode === 400 || error.statusCode === 415)
+      return reply.code(400).send(failure(BAD_REQUEST, [error.message]));
+    return reply.code(500).send(failure('An internal error occurred while processing your request. Please try again.'));
+  });
   const siteParams = { type: 'object', required: ['site_id'], properties: { site_id: { type: 'integer' } } };
   app.get(
     '/v1/sites/:site_id',
     { onRequest: auth, schema: { params: siteParams, response: { 200: answer(getSite, '200'), '4xx': errorSchema } } },
     async (req, reply) => {
       const site = siteOf(req.params.site_id);
-      if (!site) return reply.code(404).send(failure('We could not locate the requested resources.'));
+      if (!site) return reply.code(404).send(failure(NOT_FOUND));
       return envelope(site);
     },
   );
@@ -88,7 +105,7 @@ export async function startFastify(bodies, host) {
     },
     async (req, reply) => {
       const site = siteOf(req.params.site_id);
-      if (!site) return reply.code(404).send(failure('We could not locate the requested resources.'));
+      if (!site) return reply.code(404).send(failure(NOT_FOUND));
       return reply.code(bodies.postStatus).send(envelope(addNote(site, req.body)));
     },
   );
@@ -105,13 +122,13 @@ export async function startExpress(bodies, host) {
   app.disable('etag'); // the sandbox sends none
   app.use((req, res, next) => {
     const no = refused(req.headers.authorization);
-    if (no) return res.status(no[0]).json(failure(no[1]));
+    if (no) return res.status(no[0]).set(no[1]).json(no[2]);
     next();
   });
   app.use(express.json({ limit: '1mb' }));
   const site = (req, res) => {
     const found = /^\d+$/.test(req.params.site_id) ? siteOf(Number(req.params.site_id)) : undefined;
-    if (!found) res.status(404).json(failure('We could not locate the requested resources.'));
+    if (!found) res.status(404).json(failure(NOT_FOUND));
     return found;
   };
   app.get('/v1/sites/:site_id', (req, res) => {
@@ -123,7 +140,7 @@ export async function startExpress(bodies, host) {
     if (!found) return;
     const { subject, body } = req.body ?? {};
     if (typeof subject !== 'string' || typeof body !== 'string')
-      return res.status(400).json(failure('There was a problem processing your request.'));
+      return res.status(400).json(failure(BAD_REQUEST, ['body: subject and body must be strings']));
     res.status(bodies.postStatus).json(envelope(addNote(found, { subject, body })));
   });
   const server = await new Promise((done) => {

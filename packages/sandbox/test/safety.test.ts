@@ -55,6 +55,35 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
   });
 }
 
+describe('the answers of the hot path, byte for byte', () => {
+  // Without the self-check an envelope goes out through server.ts respond(), which writes the head
+  // itself: the exact bytes, Date aside, of the two benchmarked routes.
+  const HEAD = (length: number) =>
+    `HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${length}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=0\r\n\r\n`;
+  const SITE =
+    '{"message":"Success","data":{"id":123456,"created":"2026-08-04T09:00:00.000Z","accountId":7001,"clonedFromId":null,"collaboratorsCount":2,"domainsCount":1,"datacenterCode":"DCA","datacenterName":"Washington, DC","displayName":"Ada Lovelace Blog","name":"ada-blog","ecommerce":false,"edgeCache":"enabled","edgeCacheDefensiveMode":true,"edgeCacheDefensiveModeUntil":1793631600,"favorite":true,"fileSystemUsageBytes":52428800,"databaseUsageBytes":8388608,"maxFileSystemUsageBytes":53687091200,"warningHeadroomFileSystemUsageBytes":5368709120,"maxDatabaseUsageBytes":null,"warningHeadroomDatabaseUsageBytes":null,"ipAddress":"192.0.2.164","ipAddressOne":"192.0.2.164","ipAddressTwo":"192.0.2.165","state":"live","url":"https://ada-blog.example.com","staging":false,"sandbox":false,"kit":false,"sftpDomain":"sftp.example.com","phpVersion":"8.4","cmsVersion":"stable (6.8.3)","wpEnvironmentType":"production","lightWeight404":true,"multisiteSupport":false,"maintenanceMode":false,"tags":[{"id":11,"name":"client-a"}],"pageViews":{"allTime":{"people":0,"views":0},"lastTwoYearsIsAllTime":{"people":0,"views":0},"currentMonth":{"people":0,"views":0},"lastMonth":{"people":0,"views":0},"today":{"people":0,"views":0},"twoMonthsAgo":{"people":0,"views":0},"yesterday":{"people":0,"views":0}},"cmsLoginUrl":"https://ada-blog.example.com/login","collaborators":[{"id":98765,"created":"2026-08-14T09:00:00.000Z","email":"grace@example.com","avatar":"https://avatars.example.com/grace.png","name":"Grace Hopper","wpUsername":"grace","username":null},{"id":98767,"created":"2026-09-23T09:00:00.000Z","email":"alan@example.com","avatar":"https://avatars.example.com/alan.png","name":"Alan Turing","wpUsername":"alan","username":"alan"}]},"errors":null}';
+  const NOTE =
+    '{"message":"Success","data":{"id":1001,"author":"Ada Lovelace","editor":"Ada Lovelace","subject":"Benchmark","body":"A note.","created":"2026-11-02T09:00:00.000Z","updated":"2026-11-02T09:00:00.000Z"},"errors":null}';
+  /** Writes a request on a raw connection, half-closes it, and returns the answer with its Date masked. */
+  const exchange = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(text));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => (answer += c));
+      socket.on('close', () => resolve(answer.replace(/\r\nDate: [^\r]+\r\n/, '\r\nDate: *\r\n')));
+      socket.on('error', reject);
+    });
+
+  it('GET /v1/sites/123456 and POST /v1/sites/123456/notes', async () => {
+    const auth = `Authorization: Bearer ${await sb.token()}\r\n`;
+    expect(await exchange(`GET /v1/sites/123456 HTTP/1.1\r\nHost: x\r\n${auth}\r\n`)).toBe(HEAD(SITE.length) + SITE);
+    const note = '{"subject":"Benchmark","body":"A note."}';
+    const post = `POST /v1/sites/123456/notes HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${note.length}\r\n\r\n${note}`;
+    expect(await exchange(post)).toBe(HEAD(NOTE.length) + NOTE);
+  });
+});
+
 const PATCH = JSON.stringify({ account: { highTrafficPlan: false } });
 const plan = () => sb.runtime.state.account.highTrafficPlan;
 

@@ -204,6 +204,8 @@ export function buildServer(options: ServerOptions): SandboxServer {
           ? { message: result.message ?? 'Success', data: result.data, errors: null, page: result.page }
           : { message: result.message ?? 'Success', data: result.data, errors: null },
       );
+      // writeHead then end(body): node:http sends the head and the body in one write. (An object,
+      // not a flat list: msw.ts's stand-in response takes an object, and the list saved < 0.5%.)
       res.writeHead(result.status ?? route.successStatus, {
         'content-type': JSON_TYPE,
         'content-length': Buffer.byteLength(body),

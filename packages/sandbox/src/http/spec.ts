@@ -18,6 +18,12 @@ export interface SpecOperation {
   requiredScopes: string[];
   successStatus: number;
   pathParams: Record<string, ParamType>;
+  /**
+   * Whether the path parameters need their schema check after coercion: false when each one's
+   * schema is a bare `type` (integer or string), which validateRequest's own coercion and checks
+   * already decide (a safe integer, a non-empty string); true for a format such as email.
+   */
+  pathParamsNeedSchema: boolean;
   queryParams: Record<string, ParamType>;
   hasBody: boolean;
   bodyRequired: boolean;
@@ -55,6 +61,9 @@ export function operationsOf(model: SpecModel): SpecOperation[] {
         requiredScopes: o.scopes.filter((s) => s !== 'authorized'),
         successStatus: o.successStatus ?? 200,
         pathParams: params('path'),
+        pathParamsNeedSchema: o.parameters.some(
+          (p) => p.in === 'path' && (p.schema === undefined || Object.keys(p.schema).some((k) => k !== 'type')),
+        ),
         queryParams: params('query'),
         hasBody: o.requestBody !== undefined,
         bodyRequired: o.requestBodyRequired,

@@ -124,7 +124,8 @@ export function validateRequest(
   else if (body === undefined && op.bodyRequired)
     throw badRequest('body: required (the operation takes a request body)');
 
-  if (validators?.params) {
+  // A bare integer or string parameter passed the checks above, which are all its schema asks.
+  if (validators?.params && op.pathParamsNeedSchema) {
     const r = validators.params.safeParse(params);
     if (!r.success) throw notFound();
   }
