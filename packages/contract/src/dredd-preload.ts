@@ -72,7 +72,7 @@ loader._load = function loadDreddLighter(request, parent, ...rest) {
         (error) => {
           // Dredd's reporters print a failed request's stack trace; the reason and the URL say it all.
           const failure: NodeJS.ErrnoException = new Error(`${error.message}: ${uri}`);
-          // Why, for hooks.ts's afterEach (the request object is the transaction's).
+          // Why, for hooks-check.ts's checkAnswer (the request object is the transaction's).
           globalThis.contractNoAnswer ??= new WeakMap();
           globalThis.contractNoAnswer.set(req, error.message);
           failure.stack = failure.message;

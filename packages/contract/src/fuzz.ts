@@ -373,7 +373,7 @@ async function statementCheck(check: StatementCheck, op: Operation) {
   const ms = Date.now() - t0;
   for (const c of cases) {
     const failures =
-      c.outcome === 'fail'
+      c.outcome === 'fail' || c.outcome === 'flaky'
         ? [{ check: check.name, message: c.message as string, statement: c.statement.source }]
         : undefined;
     const one = {
@@ -386,6 +386,7 @@ async function statementCheck(check: StatementCheck, op: Operation) {
       request: c.request,
       expected: c.expected,
       actual: c.actual,
+      observations: c.observations as Observation[] | undefined,
     };
     statementCases.push({ ...one, outcome: c.outcome });
     record(check.name, op, `${check.name} ${op.operationId} (${c.statement.source})`, c.outcome, one);

@@ -18,7 +18,7 @@
 import type { Api } from './api';
 import { cannotPutBack, cleanUp, type Ledger, rememberSetting } from './ledger';
 import { createLister, fill, itemsOf, type Params, paramNames } from './live-lists';
-import { createSetup, example } from './plan-setup';
+import { createSetup, example, RECORD_ADDRESS } from './plan-setup';
 import { isRead } from './safety';
 import { createSnapshot } from './snapshot';
 import type { Json, Operation, SpecModel } from './types';
@@ -177,7 +177,7 @@ function createPlan({
         return { ...b, name: setup.siteName() };
       case 'createZoneRecord': {
         const zone = (await list('/zones')).find((z) => z.id === params.zone_id);
-        return { ...b, name: `contract-${run}-2.${zone?.name}` };
+        return { ...b, ...(b.type === 'A' ? { value: RECORD_ADDRESS } : {}), name: `contract-${run}-2.${zone?.name}` };
       }
       case 'createMuPlugin':
         return { ...b, path: `https://downloads.example.com/mu/contract-${run}-2.php` };

@@ -207,9 +207,13 @@ early still writes --junit and --json, saying why.
 
 Read-only (without --allow-writes): only the operations the spec calls safe are sent, a GET with
 no stated effect (x-effects); not the SSH disconnect GET nor the database-admin URL GET, no write.
-Flaky: a failure that passed when its input was sent again (3 times); reported with each
-observation, and it fails the run only with --fail-on-flaky (default off: the gate cannot tell
-a wrong answer from state that moved under it on a shared target).`,
+Clean-up (with --allow-writes): deletes exactly what the run created, as its own create answers
+said (the ledger), children first, and never an item it did not create; every setting it changed
+is put back, and a change it could not undo is not sent to anything that existed before the run.
+Flaky: a failure that passed when run again (3 times: a generated input sent again, a behaviour
+statement checked again); reported with each observation, and it fails the run only with
+--fail-on-flaky (default off: the gate cannot tell a wrong answer from state that moved under it
+on a shared target).`,
   );
   return command;
 }

@@ -6,6 +6,15 @@ import { fill, idOf, itemsOf, type Lister, type Params, paramNames } from './liv
 import type { Json, Operation } from './types';
 import type { Waits } from './waits';
 
+/**
+ * The address of the A records the run creates. An A record holding a site's address is attached
+ * to that site, and a live site with a record attached refuses its conversions: the spec's example
+ * (192.0.2.10) can be a site's own address (the sandbox gives its sites 192.0.2.x), so a record of
+ * the run's could block the run's own conversion. 198.51.100.10 (RFC 5737 documentation space,
+ * a block the sandbox gives no site, nor a real server) names no site.
+ */
+export const RECORD_ADDRESS = '198.51.100.10';
+
 /** Sites of their own for the writes that need a site in a given state (the state table, part 3). */
 const OWN_SITE: Record<string, { first?: string; create?: Json }> = {
   disableSite: {},
@@ -161,7 +170,7 @@ export function createSetup({
       [
         'record_id',
         '/zones/{zone_id}/records',
-        (b: Json) => ({ ...b, type: 'A', value: '192.0.2.10', name: `contract-${run}.${zone?.name}` }),
+        (b: Json) => ({ ...b, type: 'A', value: RECORD_ADDRESS, name: `contract-${run}.${zone?.name}` }),
       ],
       ['ondemand_backup_id', '/sites/{site_id}/ondemand-backups'],
     ];

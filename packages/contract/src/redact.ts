@@ -12,7 +12,7 @@ const secrets = new Set<string>();
 
 /**
  * A credential the gate made up to be refused is no secret, and its reproducer must show it: the
- * auth probes' garbage tokens (hooks.ts) start with `garbage-`, token_credentials' wrong secret
+ * auth probes' garbage tokens (hooks-check.ts) start with `garbage-`, token_credentials' wrong secret
  * with `wrong-secret-`.
  */
 const isOpen = (value: string) => value.startsWith('garbage-') || value.startsWith('wrong-secret-');

@@ -72,7 +72,8 @@ export interface CheckContext {
 /** A case of a statement check: its outcome and, for a failure, what was sent and seen. */
 export interface Case {
   statement: Statement;
-  outcome: 'pass' | 'fail' | 'skip';
+  /** `flaky`: failed, then passed when the check ran again (flaky.ts judgeCase), with `observations`. */
+  outcome: 'pass' | 'fail' | 'skip' | 'flaky';
   message?: string;
   reason?: string;
   request?: Req | undefined;
