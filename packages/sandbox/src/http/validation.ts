@@ -68,11 +68,11 @@ type Issue = { path: readonly PropertyKey[]; message: string; code?: string; val
  * Body fields whose rule the documentation words itself (part 7): a refusal of the spec's pattern
  * or length says that sentence, not zod's text of the pattern.
  */
-const RULE_SENTENCES: Record<string, Record<string, string>> = {
-  createSite: { name: `body.name: ${SITE_NAME_RULE}` },
-  cloneSite: { name: `body.name: ${SITE_NAME_RULE}` },
-  connectSiteGitRepository: { branch: GIT_ERRORS.branchBlank },
-  updateSiteGitConfiguration: { branch: GIT_ERRORS.branchBlank },
+const RULE_SENTENCES: Record<string, string> = {
+  'createSite.name': `body.name: ${SITE_NAME_RULE}`,
+  'cloneSite.name': `body.name: ${SITE_NAME_RULE}`,
+  'connectSiteGitRepository.branch': GIT_ERRORS.branchBlank,
+  'updateSiteGitConfiguration.branch': GIT_ERRORS.branchBlank,
 };
 
 /**
@@ -82,7 +82,7 @@ const RULE_SENTENCES: Record<string, Record<string, string>> = {
  */
 const describe = (where: string, issues: readonly Issue[], operationId?: string) =>
   issues.map((i) => {
-    const sentence = where === 'body' && i.path.length === 1 && RULE_SENTENCES[operationId ?? '']?.[String(i.path[0])];
+    const sentence = where === 'body' && i.path.length === 1 && RULE_SENTENCES[`${operationId}.${String(i.path[0])}`];
     if (sentence && (i.code === 'invalid_format' || i.code === 'too_small')) return sentence;
     if (i.code === 'invalid_value' && i.values?.length && i.path.length) {
       const field = [...(where === 'body' ? [] : [where]), ...i.path.map(String)].join('.');
