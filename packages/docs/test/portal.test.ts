@@ -99,6 +99,16 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
     server?.kill();
   });
 
+  /** The reference, loaded only when the page is not on it (a test run alone, with -t): the tests
+   * read the one an earlier test loaded, as each load of Redoc costs seconds. */
+  const onReference = async () => {
+    if (page.url().split('#')[0] !== at('index.html')) await page.goto(at('index.html'));
+    await page
+      .locator('[data-component-name="Menu/MenuItem"].menu-item-type-group')
+      .first()
+      .waitFor({ timeout: 60_000 });
+  };
+
   const operationsByTag = () => {
     const counts = new Map<string, number>();
     for (const item of Object.values(spec.paths)) {
@@ -161,6 +171,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   });
 
   it('shows the non-endpoint parts of the seed as front-page sections', async () => {
+    await onReference();
     const headings = [...spec.info.description.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
     expect(headings).toEqual(
       expect.arrayContaining([
@@ -181,6 +192,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   });
 
   it('lists every tag with exactly its operations, as many as the spec has', async () => {
+    await onReference();
     const expected = operationsByTag();
     const webhookIds = new Set(
       Object.values(spec.webhooks ?? {}).flatMap((item) =>
@@ -216,6 +228,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   });
 
   it('shows the generated TypeScript sample of an operation, and saves a screenshot', async () => {
+    await onReference();
     const op = spec.paths['/sites/{site_id}/notes']!.get!;
     // Follow the sidebar link of the operation, as a reader would.
     await page.locator('.menu-item-type-group a', { hasText: 'Notes' }).first().click();
@@ -304,8 +317,7 @@ describe.skipIf(!chromiumPath.path)('portal in headless Chromium', () => {
   });
 
   it("shows one search box on the reference: the site's (Redoc's own is hidden), which Ctrl+K focuses", async () => {
-    // The guide's Reference link left the reader here: no second load of the reference.
-    if (page.url() !== at('index.html')) await page.goto(at('index.html'));
+    await onReference(); // where the guide's Reference link left the reader
     await page.locator('.menu-item-type-group a', { hasText: 'Notes' }).first().waitFor({ timeout: 20_000 });
     const visible = await page.evaluate(
       () =>
