@@ -5,11 +5,16 @@
 // - An npx line runs as a user's shell runs it (doc-commands.ts): a server line until it answers one
 //   real request, then it is stopped; an MCP line over stdio (initialize, then one tool call); a
 //   command to its end. A line that needs a target gets one: the sandbox this file starts. The lines
-//   that name one port run one after another; the rest in parallel.
-// Cost (2026-11-28, 2-core machine at load 10-13): about 90 s of CPU, 100-133 s wall: npx resolving
-// each line's package in the scratch tree (about 3 s of CPU a line, as for a user) and the three gate
-// lines (about 14 s each, even scoped to one operation) are most of it.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+//   that name one port run one after another; four lines at a time, the longest first.
+// - The gate lines: the one against the gate's own sandbox (`check --sandbox`) runs whole, as
+//   written: every phase passes, the gate's whole run against its sandbox (what `pnpm contract:sandbox`
+//   runs in the workspace; test-results/contract-sandbox.json carries its totals into CI's). The lines
+//   against a server of the user's (the target) check one operation (CONTRACT_ONLY): their JUnit and
+//   JSON reports must be written and add up. A whole live check is test/test's.
+// Cost (2026-11-28, 2-core machine): npx resolving each line's package in the scratch tree (about
+// 3 s of CPU a line, as for a user), the whole gate (about 40 s of CPU) and the two scoped gate lines
+// (about 13 s of CPU each: each phase's start) are most of it.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -40,8 +45,12 @@ const UNRUNNABLE: Record<string, string> = {};
 
 /** The gate guide's client id: its line runs with its own `--client-id` against the target sandbox. */
 const TARGET_CLIENT = 'my-ci-app';
-/** A gate line checks one operation: the whole gate against the sandbox is test/test's (15-20 s a run even so). */
+/** A gate line against the target checks one operation: the whole gate against a live server is test/test's. */
 const GATE_SCOPE = 'listSites';
+/** Where this package's test reports go (scripts/test-totals.mjs sums them). */
+const results = join(import.meta.dirname, '../test-results');
+/** Lines at once: each is mostly CPU (npx, a server's or the gate's start) on a 2-core machine. */
+const AT_ONCE = 4;
 const SANDBOX_URLS = /API:\s+(http:\S+)\n\s*Auth:\s+(http:\S+)\/auth\/token/;
 
 type Target = { baseUrl: string; authUrl: string; secret: string };
@@ -207,28 +216,31 @@ describeInstalled('the docs install and npx lines, against the packed install', 
       const line = command
         .replace(/https:\/\/[\w.-]+\.example\.com\/v1/g, target.baseUrl)
         .replace(/https:\/\/[\w.-]+\.example\.com/g, target.authUrl);
+      const sandboxGate = plan.kind === 'gate' && args.includes('--sandbox');
       const env: Record<string, string> = {
         XDG_CONFIG_HOME: cwd, // no profile of the machine's user
         HOSTING_API_BASE_URL: target.baseUrl,
         HOSTING_API_CLIENT_ID: TARGET_CLIENT,
         HOSTING_API_CLIENT_SECRET: target.secret,
-        ...(plan.kind === 'gate' && {
-          CONTRACT_ONLY: GATE_SCOPE,
-          CONTRACT_CLIENT_SECRET: target.secret,
-          ...(!args.includes('--sandbox') && {
+        ...(plan.kind === 'gate' &&
+          !sandboxGate && {
+            CONTRACT_ONLY: GATE_SCOPE,
+            CONTRACT_CLIENT_SECRET: target.secret,
             CONTRACT_BASE_URL: target.baseUrl,
             CONTRACT_AUTH_URL: target.authUrl,
             CONTRACT_CLIENT_ID: TARGET_CLIENT,
           }),
-        }),
       };
       const r = await runToEnd(line, cwd, env);
-      if (r.code !== 0) throw new Error(`exit ${r.code}:\n${r.out.slice(-3000)}`);
+      const seed = r.out.match(/seed \d+/)?.[0];
+      if (r.code !== 0) throw new Error(`exit ${r.code}${seed ? ` (fuzz ${seed})` : ''}:\n${r.out.slice(-3000)}`);
       if (r.out.includes(target.secret)) throw new Error('it printed the client secret');
       for (const report of [flag(args, '--junit'), flag(args, '--json')])
         if (report && !existsSync(join(cwd, report))) throw new Error(`no ${report} written`);
       if (plan.kind === 'cli' && args.includes('--json')) JSON.parse(r.stdout);
-      if (plan.kind === 'gate') return `${r.out.trim().split('\n').at(-1)} (CONTRACT_ONLY=${GATE_SCOPE})`;
+      if (sandboxGate) return `${wholeGate(r.out)} (${seed})`;
+      if (plan.kind === 'gate')
+        return `${reportsAddUp(join(cwd, flag(args, '--junit')!), join(cwd, flag(args, '--json')!))} (CONTRACT_ONLY=${GATE_SCOPE})`;
       return `exit 0, ${r.out.length} characters`;
     };
 
@@ -248,20 +260,32 @@ describeInstalled('the docs install and npx lines, against the packed install', 
       }
       console.log(`${outcomes.get(command)!.split('\n')[0]}\n    ${command}`);
     };
-    // The servers that name the same port, one after another; everything else at once.
+    // The servers that name the same port, one after another, as one job; the jobs AT_ONCE at a
+    // time, the longest first (by seconds of CPU alone: the whole gate 40, a server line 5, a scoped
+    // gate line 13, any other line 3), so that no long one starts last.
     const byPort = new Map<number, string[]>();
-    const rest: string[] = [];
+    const jobs: string[][] = [];
     for (const command of commands.keys()) {
       const plan = planOf(command);
-      if (plan?.kind === 'server') byPort.set(plan.port, [...(byPort.get(plan.port) ?? []), command]);
-      else rest.push(command);
+      if (plan?.kind !== 'server') jobs.push([command]);
+      else if (byPort.has(plan.port)) byPort.get(plan.port)!.push(command);
+      else {
+        byPort.set(plan.port, [command]);
+        jobs.push(byPort.get(plan.port)!);
+      }
     }
-    await Promise.all([
-      ...[...byPort.values()].map(async (chain) => {
-        for (const command of chain) await attempt(command);
+    const cost = (command: string) => {
+      const kind = planOf(command)?.kind;
+      if (kind === 'gate') return command.includes('--sandbox') ? 40 : 13;
+      return kind === 'server' ? 5 : 3;
+    };
+    const weight = (job: string[]) => job.reduce((n, c) => n + cost(c), 0);
+    jobs.sort((a, b) => weight(b) - weight(a));
+    await Promise.all(
+      Array.from({ length: AT_ONCE }, async () => {
+        for (let job = jobs.shift(); job; job = jobs.shift()) for (const command of job) await attempt(command);
       }),
-      ...rest.map(attempt),
-    ]);
+    );
 
     const report = [...commands].map(([c, at]) => `${outcomes.get(c)}\n    ${c}\n    (${at.join(', ')})`);
     const ran = [...commands].filter(([c]) => outcomes.get(c)!.startsWith('ok'));
@@ -274,6 +298,59 @@ describeInstalled('the docs install and npx lines, against the packed install', 
     expect(report.filter((r) => r.startsWith('FAILED'))).toEqual([]);
   });
 });
+
+/**
+ * The docs' whole `check --sandbox`: every phase ran and passed, as `pnpm contract:sandbox` checks the
+ * gate against its own sandbox. Its totals go where CI sums the test reports. Returns its summary line.
+ */
+function wholeGate(out: string) {
+  const summary = out.trim().split('\n').at(-1)!;
+  const phases = [...summary.matchAll(/(\w+) (\d+) passed, (\d+) failed, (\d+) skipped/g)].map((m) => ({
+    phase: m[1],
+    passed: Number(m[2]),
+    failed: Number(m[3]),
+    skipped: Number(m[4]),
+  }));
+  if (
+    !summary.startsWith('Contract gate (sandbox): PASSED') ||
+    phases.map((p) => p.phase).join() !== 'examples,workflows,fuzz'
+  )
+    throw new Error(`not a whole gate run that passed: ${summary}`);
+  const sum = (key: 'passed' | 'failed' | 'skipped') => phases.reduce((n, p) => n + p[key], 0);
+  // 393 documented responses (and their auth probes), 29 workflows, every operation's fuzz cases.
+  if (phases.some((p) => p.passed === 0 || p.failed > 0) || sum('passed') < 700)
+    throw new Error(`a phase with no passing case, or fewer than 700 in all: ${summary}`);
+  mkdirSync(results, { recursive: true });
+  writeFileSync(
+    join(results, 'contract-sandbox.json'),
+    JSON.stringify({ passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') }),
+  );
+  return summary;
+}
+
+/** A gate line's JUnit and JSON reports: one suite per phase, none failed, and their totals agree. */
+function reportsAddUp(junit: string, json: string) {
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  const xml = readFileSync(junit, 'utf8');
+  const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => ({
+    name: m[1],
+    tests: Number(m[2]),
+    failures: Number(m[3]),
+  }));
+  const total = suites.reduce((n, s) => n + s.tests, 0);
+  const problems = [
+    report.target !== 'live' && `target ${report.target}`,
+    report.failed !== 0 && `${report.failed} failed`,
+    !(report.passed > 0) && 'nothing passed',
+    suites.map((s) => s.name).join() !== 'examples,workflows,fuzz,state' && `suites ${suites.map((s) => s.name)}`,
+    suites.some((s) => s.tests === 0 || s.failures > 0) && 'an empty or failed suite',
+    !xml.includes(`<testsuites tests="${total}" failures="0" errors="0"`) && `<testsuites> is not the sum, ${total}`,
+    total !== report.passed + report.failed + report.skipped &&
+      `JUnit ${total} cases, JSON ${report.passed}+${report.failed}+${report.skipped}`,
+  ].filter(Boolean);
+  if (problems.length) throw new Error(`its reports: ${problems.join('; ')}`);
+  return `${suites.map((s) => `${s.name} ${s.tests}`).join(', ')}: JUnit and JSON agree, ${report.passed} passed`;
+}
 
 /** An MCP line over stdio, as an MCP client starts it: initialize, then one tool call to the target. */
 async function runMcp(command: string, cwd: string, target: Target) {

@@ -1,6 +1,7 @@
 // The breaking-change gate (release/spec-diff.mjs), run as CI runs it: a child process, judged
-// by its exit status and what it prints.
-import { spawnSync } from 'node:child_process';
+// by its exit status and what it prints. The cases run at once (each is a gate process that starts
+// `redocly diff`, about 2 s of CPU, one core): the git-tag cases one after another, beside the rest.
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +15,13 @@ const bundled = join(root, 'spec/dist/openapi.json');
 type Json = Record<string, any>;
 
 function runGate(args: string[], cwd = root) {
-  const r = spawnSync(process.execPath, [gate, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-  });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  const child = spawn(process.execPath, [gate, ...args], { cwd, env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c));
+  child.stderr.on('data', (c: Buffer) => (out += c));
+  return new Promise<{ status: number | null; out: string }>((done) =>
+    child.on('close', (status) => done({ status, out })),
+  );
 }
 
 /** Removes `author` from the Note response schema (a field clients read). */
@@ -63,57 +65,9 @@ describe('spec:diff breaking-change gate', () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('passes a compatible change', () => {
-    const revision = variant('compatible', (s) => {
-      s.paths['/sites/{site_id}/notes'].get.summary = 'List the notes of a site';
-      return s;
-    });
-    const r = runGate(['--base', base, '--revision', revision, '--changesets', join(work, 'none'), '--no-npm']);
-    expect(r.out).toContain('0 major');
-    expect(r.status).toBe(0);
-  });
-
-  it('fails a removed response field', () => {
-    const revision = variant('removed', removeResponseField);
-    const r = runGate(['--base', base, '--revision', revision, '--changesets', join(work, 'none'), '--no-npm']);
-    expect(r.status).toBe(1);
-    expect(r.out).toMatch(/property-removed/);
-    expect(r.out).toContain('pnpm changeset');
-  });
-
-  it('fails a new required request field', () => {
-    const revision = variant('required', addRequiredRequestField);
-    const r = runGate(['--base', base, '--revision', revision, '--changesets', join(work, 'none'), '--no-npm']);
-    expect(r.status).toBe(1);
-    expect(r.out).toMatch(/required-properties-added/);
-    expect(r.out).toContain('Properties became required: `priority`');
-  });
-
-  it('still fails when the changeset bumps only the spec package by major', () => {
-    const dir = join(work, 'changeset-partial');
-    changeset(dir, 'partial.md', { '@hosting-api/openapi': 'major', '@hosting-api/client': 'minor' });
-    const revision = variant('both-partial', (s) => addRequiredRequestField(removeResponseField(s)));
-    const r = runGate(['--base', base, '--revision', revision, '--changesets', dir, '--no-npm']);
-    expect(r.status).toBe(1);
-    expect(r.out).toContain('missing: @hosting-api/client: its changeset partial.md is only minor');
-  });
-
-  it('passes a breaking change that a changeset bumps major for the spec and the client', () => {
-    const dir = join(work, 'changeset-major');
-    changeset(dir, 'major.md', { '@hosting-api/openapi': 'major', '@hosting-api/client': 'major' });
-    const revision = variant('both-major', (s) => addRequiredRequestField(removeResponseField(s)));
-    const r = runGate(['--base', base, '--revision', revision, '--changesets', dir, '--no-npm']);
-    expect(r.out).toContain('covered by a major release');
-    expect(r.status).toBe(0);
-  });
-
-  it('says what to fix when the revision is missing', () => {
-    const r = runGate(['--revision', join(work, 'nope.json'), '--no-npm']);
-    expect(r.status).toBe(2);
-    expect(r.out).toContain('Bundle the spec first');
-  });
-
-  describe('with the last release taken from a git tag', () => {
+  // One scratch repository: its cases in order (it.sequential), beside the cases below (describe.concurrent),
+  // and first, as the longest chain (its gate bundles the tag's spec before each diff).
+  describe.concurrent('with the last release taken from a git tag', () => {
     let repo: string;
     const git = (...args: string[]) => {
       const r = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
@@ -137,9 +91,9 @@ describe('spec:diff breaking-change gate', () => {
       git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'empty');
     });
 
-    it('passes with a clear message while nothing has been released', () => {
+    it.sequential('passes with a clear message while nothing has been released', async ({ expect }) => {
       writeFileSync(join(work, 'repo-revision.json'), readFileSync(bundled));
-      const r = runGate([
+      const r = await runGate([
         '--repo',
         repo,
         '--revision',
@@ -152,13 +106,23 @@ describe('spec:diff breaking-change gate', () => {
       expect(r.out).toContain('no release of @hosting-api/openapi yet');
     });
 
-    it('bundles the spec of the newest release tag and fails a breaking change against it', () => {
+    it.sequential('bundles the spec of the newest release tag and fails a breaking change against it', async ({
+      expect,
+    }) => {
       git('add', '-A');
       git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'release');
       git('tag', '@hosting-api/openapi@0.9.0');
       git('tag', '@hosting-api/openapi@1.0.0');
       const revision = variant('tagged-removed', removeResponseField);
-      const r = runGate(['--repo', repo, '--revision', revision, '--changesets', join(repo, '.changeset'), '--no-npm']);
+      const r = await runGate([
+        '--repo',
+        repo,
+        '--revision',
+        revision,
+        '--changesets',
+        join(repo, '.changeset'),
+        '--no-npm',
+      ]);
       expect(r.out).toContain('@hosting-api/openapi@1.0.0 (git tag @hosting-api/openapi@1.0.0)');
       expect(r.out).toMatch(/property-removed/);
       expect(r.status).toBe(1);
@@ -168,8 +132,61 @@ describe('spec:diff breaking-change gate', () => {
         '@hosting-api/client': 'major',
       });
       expect(
-        runGate(['--repo', repo, '--revision', revision, '--changesets', join(repo, '.changeset'), '--no-npm']).status,
+        (await runGate(['--repo', repo, '--revision', revision, '--changesets', join(repo, '.changeset'), '--no-npm']))
+          .status,
       ).toBe(0);
     });
+  });
+
+  it.concurrent('passes a compatible change', async ({ expect }) => {
+    const revision = variant('compatible', (s) => {
+      s.paths['/sites/{site_id}/notes'].get.summary = 'List the notes of a site';
+      return s;
+    });
+    const r = await runGate(['--base', base, '--revision', revision, '--changesets', join(work, 'none'), '--no-npm']);
+    expect(r.out).toContain('0 major');
+    expect(r.status).toBe(0);
+  });
+
+  it.concurrent('fails a removed response field', async ({ expect }) => {
+    const revision = variant('removed', removeResponseField);
+    const r = await runGate(['--base', base, '--revision', revision, '--changesets', join(work, 'none'), '--no-npm']);
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/property-removed/);
+    expect(r.out).toContain('pnpm changeset');
+  });
+
+  it.concurrent('fails a new required request field', async ({ expect }) => {
+    const revision = variant('required', addRequiredRequestField);
+    const r = await runGate(['--base', base, '--revision', revision, '--changesets', join(work, 'none'), '--no-npm']);
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/required-properties-added/);
+    expect(r.out).toContain('Properties became required: `priority`');
+  });
+
+  it.concurrent('still fails when the changeset bumps only the spec package by major', async ({ expect }) => {
+    const dir = join(work, 'changeset-partial');
+    changeset(dir, 'partial.md', { '@hosting-api/openapi': 'major', '@hosting-api/client': 'minor' });
+    const revision = variant('both-partial', (s) => addRequiredRequestField(removeResponseField(s)));
+    const r = await runGate(['--base', base, '--revision', revision, '--changesets', dir, '--no-npm']);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('missing: @hosting-api/client: its changeset partial.md is only minor');
+  });
+
+  it.concurrent('passes a breaking change that a changeset bumps major for the spec and the client', async ({
+    expect,
+  }) => {
+    const dir = join(work, 'changeset-major');
+    changeset(dir, 'major.md', { '@hosting-api/openapi': 'major', '@hosting-api/client': 'major' });
+    const revision = variant('both-major', (s) => addRequiredRequestField(removeResponseField(s)));
+    const r = await runGate(['--base', base, '--revision', revision, '--changesets', dir, '--no-npm']);
+    expect(r.out).toContain('covered by a major release');
+    expect(r.status).toBe(0);
+  });
+
+  it.concurrent('says what to fix when the revision is missing', async ({ expect }) => {
+    const r = await runGate(['--revision', join(work, 'nope.json'), '--no-npm']);
+    expect(r.status).toBe(2);
+    expect(r.out).toContain('Bundle the spec first');
   });
 });

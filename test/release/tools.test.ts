@@ -1,7 +1,8 @@
 // The installed command-line tools on the Node lines users run (installed.ts): the CLI and the MCP
-// server against the installed sandbox, and the contract gate.
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+// server against the installed sandbox, and the contract gate. The gate's whole run against its own
+// sandbox is the docs' `npx -y @hosting-api/contract check --sandbox` line, run as written by
+// install-lines.test.ts, which also reads the JUnit and JSON reports of the docs' CI lines.
+import { mkdtempSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,14 +10,12 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   binScript,
   describeInstalled,
-  LONG_TIMEOUT,
   nodeLines,
   nodeOf,
-  ownLine,
   run,
   runBin,
   SANDBOX_SECRET,
@@ -25,201 +24,198 @@ import {
   stop,
 } from './installed.ts';
 
-/** Where this package's test reports go (scripts/test-totals.mjs sums them). */
-const results = join(import.meta.dirname, '../test-results');
-
 describeInstalled('the installed command-line tools', () => {
-  let sandbox: ChildProcess | undefined;
-
+  // One installed sandbox for every line's CLI (bins.test.ts starts it on each line), its clock at
+  // 600x, so a 30-second deploy takes 50 ms; and a server whose every answer, the token's too, is a
+  // 500 envelope (exit status 7). The lines run one after another: each pages through the same notes.
+  let sandbox: ReturnType<typeof startSandbox> | undefined;
+  let baseUrl = '';
+  let authUrl = '';
+  const failing = http.createServer((_, res) =>
+    res
+      .writeHead(500, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ message: 'Internal Server Error', data: null, errors: ['always'] })),
+  );
+  let failingUrl = '';
+  beforeAll(async () => {
+    sandbox = startSandbox(process.execPath, 600);
+    ({ baseUrl, authUrl } = await sandbox.ready);
+    await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+    failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
+  });
   afterAll(async () => {
-    await stop(sandbox);
+    await new Promise((r) => failing.close(r));
+    await stop(sandbox?.child);
   });
 
-  // The command line and the MCP server as their users run them: the installed bins, against the
-  // installed sandbox (its clock at 600x, so a 30-second deploy takes 50 ms).
+  // The command line and the MCP server as their users run them: the installed bins on each line.
   it.each(nodeLines)(
     "Node %i: the CLI from its installed bin: a note created, updated and deleted, --paginate, --wait on a deploy, every exit status, login 0600, the secret never printed; the MCP server through the SDK's client",
     async (major) => {
       const node = nodeOf(major);
-      const started = startSandbox(node, 600);
-      sandbox = started.child;
-      // A server whose every answer, the token's too, is a 500 envelope (exit status 7).
-      const failing = http.createServer((_, res) =>
-        res
-          .writeHead(500, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ message: 'Internal Server Error', data: null, errors: ['always'] })),
-      );
-      await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
-      const failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
       let printed = '';
+      const env = {
+        HOSTING_API_BASE_URL: baseUrl,
+        HOSTING_API_AUTH_URL: authUrl,
+        HOSTING_API_CLIENT_ID: 'sandbox-client',
+        HOSTING_API_CLIENT_SECRET: SANDBOX_SECRET,
+        XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+      };
+      const cli = async (args: string[], extra: Record<string, string> = {}, stdin = '') => {
+        const r = await runBin(node, binScript('hosting-api'), args, { ...env, ...extra }, stdin);
+        printed += r.out + r.err;
+        return r;
+      };
+      const json = async (args: string[]) => {
+        const r = await cli([...args, '--json']);
+        expect(r.code, r.err).toBe(0);
+        return JSON.parse(r.out);
+      };
+
+      const note = await json([
+        'sites',
+        'notes',
+        'create',
+        '123456',
+        '--subject',
+        'Packed',
+        '--body',
+        'From the tarball',
+      ]);
+      expect(note).toMatchObject({ subject: 'Packed', body: 'From the tarball' });
+      const updated = await json([
+        'sites',
+        'notes',
+        'update',
+        '123456',
+        String(note.id),
+        '--subject',
+        'Renamed',
+        '--body',
+        'Again',
+      ]);
+      expect(updated).toMatchObject({ id: note.id, subject: 'Renamed' });
+      // Destructive without a terminal: refused without --yes, nothing changed; --dry-run sends nothing.
+      const unconfirmed = await cli(['sites', 'notes', 'delete', '123456', String(note.id)]);
+      expect([unconfirmed.code, unconfirmed.err]).toEqual([2, expect.stringContaining('pass --yes to run it')]);
+      const dry = await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--dry-run']);
+      expect([dry.code, dry.out.split('\n')[0]]).toEqual([0, `DELETE ${baseUrl}/sites/123456/notes/${note.id}`]);
+      expect((await cli(['sites', 'notes', 'get', '123456', String(note.id)])).code).toBe(0);
+      expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--yes'])).code).toBe(0);
+      const gone = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
+      expect([gone.code, gone.err]).toEqual([5, 'error: We could not locate the requested resources. (HTTP 404)\n']);
+
+      const onePage = (await json(['sites', 'notes', 'list', '123456', '--per_page', '100'])).map(
+        (n: { id: number }) => n.id,
+      );
+      const walked = (await json(['sites', 'notes', 'list', '123456', '--per_page', '1', '--paginate'])).map(
+        (n: { id: number }) => n.id,
+      );
+      expect(onePage.length).toBeGreaterThan(1);
+      expect(walked).toEqual(onePage);
+
+      const waited = await cli(['sites', 'create', '--name', `packed-${major}`, '--wait', '--json']);
+      expect(waited.code, waited.err).toBe(0);
+      expect(JSON.parse(waited.out)).toMatchObject({ name: `packed-${major}`, state: 'live' });
+      expect(waited.err).toContain('state: "deploying" → "live"');
+
+      const usage = await cli(['sites', 'get', 'abc']);
+      expect([usage.code, usage.err]).toEqual([2, 'error: site_id must be an integer (got "abc")\n']);
+      // (a config folder of its own: the others' cached token would be used)
+      const refused = await cli(['sites', 'list'], {
+        HOSTING_API_CLIENT_SECRET: 'not-the-secret',
+        XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+      });
+      expect(refused.code).toBe(4);
+      const unprocessable = await cli(['sites', 'git', 'get', '123461']);
+      expect(unprocessable.code).toBe(6);
+      expect(unprocessable.err).toContain('The site is not enrolled in the new git integration.');
+      const broken = await cli(['sites', 'list', '--retries', '0'], {
+        HOSTING_API_BASE_URL: `${failingUrl}/v1`,
+        HOSTING_API_AUTH_URL: failingUrl,
+      });
+      expect([broken.code, broken.err]).toEqual([7, 'error: Internal Server Error (HTTP 500)\n  - always\n']);
+      const unreachable = await cli(['sites', 'list', '--retries', '0', '--base-url', 'http://127.0.0.1:9/v1']);
+      expect(unreachable.code).toBe(8);
+      expect(unreachable.err.trim().split('\n')).toHaveLength(1);
+
+      const home = mkdtempSync(join(tmpdir(), 'cli-login-'));
+      const login = await runBin(
+        node,
+        binScript('hosting-api'),
+        ['auth', 'login', '--client-id', 'sandbox-client', '--base-url', baseUrl, '--auth-url', authUrl],
+        { XDG_CONFIG_HOME: home },
+        `${SANDBOX_SECRET}\n`,
+      );
+      printed += login.out + login.err;
+      expect(login.code, login.err).toBe(0);
+      for (const file of ['credentials.json', 'token.json'])
+        expect((statSync(join(home, 'hosting-api', file)).mode & 0o777).toString(8), file).toBe('600');
+      expect(printed).not.toContain(SANDBOX_SECRET);
+
+      // The MCP server, started by the SDK's own client over stdio.
+      const mcp = async (args: string[]) => {
+        const transport = new StdioClientTransport({
+          command: node,
+          args: [binScript('hosting-api-mcp'), ...args],
+          env: { PATH: process.env.PATH ?? '', ...env },
+          stderr: 'pipe',
+        });
+        transport.stderr?.on('data', (c) => (printed += c));
+        const client = new Client({ name: 'packaging-test', version: '0' });
+        await client.connect(transport);
+        return client;
+      };
+      const standard = await mcp([]);
       try {
-        const { baseUrl, authUrl } = await started.ready;
-        const env = {
-          HOSTING_API_BASE_URL: baseUrl,
-          HOSTING_API_AUTH_URL: authUrl,
-          HOSTING_API_CLIENT_ID: 'sandbox-client',
-          HOSTING_API_CLIENT_SECRET: SANDBOX_SECRET,
-          XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
-        };
-        const cli = async (args: string[], extra: Record<string, string> = {}, stdin = '') => {
-          const r = await runBin(node, binScript('hosting-api'), args, { ...env, ...extra }, stdin);
-          printed += r.out + r.err;
-          return r;
-        };
-        const json = async (args: string[]) => {
-          const r = await cli([...args, '--json']);
-          expect(r.code, r.err).toBe(0);
-          return JSON.parse(r.out);
-        };
-
-        const note = await json([
-          'sites',
-          'notes',
-          'create',
-          '123456',
-          '--subject',
-          'Packed',
-          '--body',
-          'From the tarball',
-        ]);
-        expect(note).toMatchObject({ subject: 'Packed', body: 'From the tarball' });
-        const updated = await json([
-          'sites',
-          'notes',
-          'update',
-          '123456',
-          String(note.id),
-          '--subject',
-          'Renamed',
-          '--body',
-          'Again',
-        ]);
-        expect(updated).toMatchObject({ id: note.id, subject: 'Renamed' });
-        // Destructive without a terminal: refused without --yes, nothing changed; --dry-run sends nothing.
-        const unconfirmed = await cli(['sites', 'notes', 'delete', '123456', String(note.id)]);
-        expect([unconfirmed.code, unconfirmed.err]).toEqual([2, expect.stringContaining('pass --yes to run it')]);
-        const dry = await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--dry-run']);
-        expect([dry.code, dry.out.split('\n')[0]]).toEqual([0, `DELETE ${baseUrl}/sites/123456/notes/${note.id}`]);
-        expect((await cli(['sites', 'notes', 'get', '123456', String(note.id)])).code).toBe(0);
-        expect((await cli(['sites', 'notes', 'delete', '123456', String(note.id), '--yes'])).code).toBe(0);
-        const gone = await cli(['sites', 'notes', 'get', '123456', String(note.id)]);
-        expect([gone.code, gone.err]).toEqual([5, 'error: We could not locate the requested resources. (HTTP 404)\n']);
-
-        const onePage = (await json(['sites', 'notes', 'list', '123456', '--per_page', '100'])).map(
-          (n: { id: number }) => n.id,
-        );
-        const walked = (await json(['sites', 'notes', 'list', '123456', '--per_page', '1', '--paginate'])).map(
-          (n: { id: number }) => n.id,
-        );
-        expect(onePage.length).toBeGreaterThan(1);
-        expect(walked).toEqual(onePage);
-
-        const waited = await cli(['sites', 'create', '--name', `packed-${major}`, '--wait', '--json']);
-        expect(waited.code, waited.err).toBe(0);
-        expect(JSON.parse(waited.out)).toMatchObject({ name: `packed-${major}`, state: 'live' });
-        expect(waited.err).toContain('state: "deploying" → "live"');
-
-        const usage = await cli(['sites', 'get', 'abc']);
-        expect([usage.code, usage.err]).toEqual([2, 'error: site_id must be an integer (got "abc")\n']);
-        // (a config folder of its own: the others' cached token would be used)
-        const refused = await cli(['sites', 'list'], {
-          HOSTING_API_CLIENT_SECRET: 'not-the-secret',
-          XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'cli-config-')),
+        const { tools } = await standard.listTools();
+        const listSites = tools.find((t) => t.name === 'listSites')!;
+        expect(tools).toHaveLength(100); // 114 tools, 14 of them destructive and left out
+        expect(tools.some((t) => t.name === 'deleteSite')).toBe(false);
+        expect(listSites.annotations).toMatchObject({
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
         });
-        expect(refused.code).toBe(4);
-        const unprocessable = await cli(['sites', 'git', 'get', '123461']);
-        expect(unprocessable.code).toBe(6);
-        expect(unprocessable.err).toContain('The site is not enrolled in the new git integration.');
-        const broken = await cli(['sites', 'list', '--retries', '0'], {
-          HOSTING_API_BASE_URL: `${failingUrl}/v1`,
-          HOSTING_API_AUTH_URL: failingUrl,
-        });
-        expect([broken.code, broken.err]).toEqual([7, 'error: Internal Server Error (HTTP 500)\n  - always\n']);
-        const unreachable = await cli(['sites', 'list', '--retries', '0', '--base-url', 'http://127.0.0.1:9/v1']);
-        expect(unreachable.code).toBe(8);
-        expect(unreachable.err.trim().split('\n')).toHaveLength(1);
-
-        const home = mkdtempSync(join(tmpdir(), 'cli-login-'));
-        const login = await runBin(
-          node,
-          binScript('hosting-api'),
-          ['auth', 'login', '--client-id', 'sandbox-client', '--base-url', baseUrl, '--auth-url', authUrl],
-          { XDG_CONFIG_HOME: home },
-          `${SANDBOX_SECRET}\n`,
-        );
-        printed += login.out + login.err;
-        expect(login.code, login.err).toBe(0);
-        for (const file of ['credentials.json', 'token.json'])
-          expect((statSync(join(home, 'hosting-api', file)).mode & 0o777).toString(8), file).toBe('600');
-        expect(printed).not.toContain(SANDBOX_SECRET);
-
-        // The MCP server, started by the SDK's own client over stdio.
-        const mcp = async (args: string[]) => {
-          const transport = new StdioClientTransport({
-            command: node,
-            args: [binScript('hosting-api-mcp'), ...args],
-            env: { PATH: process.env.PATH ?? '', ...env },
-            stderr: 'pipe',
-          });
-          transport.stderr?.on('data', (c) => (printed += c));
-          const client = new Client({ name: 'packaging-test', version: '0' });
-          await client.connect(transport);
-          return client;
-        };
-        const standard = await mcp([]);
-        try {
-          const { tools } = await standard.listTools();
-          const listSites = tools.find((t) => t.name === 'listSites')!;
-          expect(tools).toHaveLength(100); // 114 tools, 14 of them destructive and left out
-          expect(tools.some((t) => t.name === 'deleteSite')).toBe(false);
-          expect(listSites.annotations).toMatchObject({
-            readOnlyHint: true,
-            destructiveHint: false,
-            idempotentHint: true,
-          });
-          const site = (await standard.callTool({
-            name: 'getSite',
-            arguments: { site_id: 123456 },
-          })) as CallToolResult;
-          expect(site.structuredContent).toMatchObject({ message: 'Success', data: { id: 123456 } });
-          const created = (await standard.callTool({
-            name: 'createSiteNote',
-            arguments: { site_id: 123456, subject: 'From MCP', body: 'Through the SDK' },
-          })) as CallToolResult;
-          expect(created.isError).toBeFalsy();
-          expect(created.structuredContent).toMatchObject({ data: { subject: 'From MCP' } });
-          printed += JSON.stringify([site, created]);
-        } finally {
-          await standard.close();
-        }
-        const dynamic = await mcp(['--dynamic']);
-        try {
-          expect((await dynamic.listTools()).tools.map((t) => t.name)).toEqual([
-            'search_operations',
-            'describe_operation',
-            'call_operation',
-          ]);
-        } finally {
-          await dynamic.close();
-        }
-        const destructive = await mcp(['--allow-destructive']);
-        try {
-          const deleteSite = (await destructive.listTools()).tools.find((t) => t.name === 'deleteSite');
-          expect(deleteSite?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-        } finally {
-          await destructive.close();
-        }
-        expect(printed).not.toContain(SANDBOX_SECRET);
+        const site = (await standard.callTool({
+          name: 'getSite',
+          arguments: { site_id: 123456 },
+        })) as CallToolResult;
+        expect(site.structuredContent).toMatchObject({ message: 'Success', data: { id: 123456 } });
+        const created = (await standard.callTool({
+          name: 'createSiteNote',
+          arguments: { site_id: 123456, subject: 'From MCP', body: 'Through the SDK' },
+        })) as CallToolResult;
+        expect(created.isError).toBeFalsy();
+        expect(created.structuredContent).toMatchObject({ data: { subject: 'From MCP' } });
+        printed += JSON.stringify([site, created]);
       } finally {
-        await new Promise((r) => failing.close(r));
-        await stop(sandbox);
+        await standard.close();
       }
+      const dynamic = await mcp(['--dynamic']);
+      try {
+        expect((await dynamic.listTools()).tools.map((t) => t.name)).toEqual([
+          'search_operations',
+          'describe_operation',
+          'call_operation',
+        ]);
+      } finally {
+        await dynamic.close();
+      }
+      const destructive = await mcp(['--allow-destructive']);
+      try {
+        const deleteSite = (await destructive.listTools()).tools.find((t) => t.name === 'deleteSite');
+        expect(deleteSite?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      } finally {
+        await destructive.close();
+      }
+      expect(printed).not.toContain(SANDBOX_SECRET);
     },
     120_000,
   );
 
   it.each(nodeLines)(
-    "Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors; on the machine's Node through npx, the whole gate (every phase) against its sandbox, with JUnit and JSON reports that add up",
+    'Node %i: the contract gate from its installed bin: its help, its checks, one-line usage errors',
     (major) => {
       const node = nodeOf(major);
       const bin = binScript('hosting-api-contract');
@@ -246,35 +242,7 @@ describeInstalled('the installed command-line tools', () => {
       );
       expect(usage.status, usage.out).toBe(2);
       expect(usage.out.trim().split('\n')).toEqual([expect.stringContaining('--base-url must end in /v1')]);
-      // The whole gate once, on the machine's Node: every phase (Dredd, respect, fast-check) against
-      // the sandbox it starts, as `pnpm contract:sandbox` runs it in the workspace. The other lines run
-      // the same installed files. Its reports go where the totals of the test run are read.
-      if (major !== ownLine) return;
-      mkdirSync(results, { recursive: true });
-      const junit = join(results, 'contract-sandbox.xml');
-      const json = join(results, 'contract-sandbox.json');
-      const args = ['check', '--sandbox', '--seed', '1', '--max-examples', '5', '--junit', junit, '--json', json];
-      const r = run('npx', ['--no-install', 'hosting-api-contract', ...args], scratch, LONG_TIMEOUT);
-      expect(r.status, r.out).toBe(0);
-      const report = JSON.parse(readFileSync(json, 'utf8'));
-      expect(report).toMatchObject({ target: 'sandbox', failed: 0 });
-      // 393 documented responses (and their auth probes), 29 workflows, 5 cases for each of 114 operations.
-      expect(report.passed).toBeGreaterThan(700);
-      const xml = readFileSync(junit, 'utf8');
-      const suites = [...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [
-        m[1],
-        Number(m[2]),
-        Number(m[3]),
-      ]);
-      expect(suites.map(([n]) => n)).toEqual(['examples', 'workflows', 'fuzz']);
-      for (const [, tests, failures] of suites) {
-        expect(tests).toBeGreaterThan(0);
-        expect(failures).toBe(0);
-      }
-      const total = suites.reduce((sum, [, tests]) => sum + (tests as number), 0);
-      expect(xml).toContain(`<testsuites tests="${total}" failures="0" errors="0"`);
-      expect(total).toBe(report.passed + report.failed + report.skipped);
     },
-    LONG_TIMEOUT,
+    30_000,
   );
 });
