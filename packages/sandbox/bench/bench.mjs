@@ -144,7 +144,7 @@ async function serve(target) {
     throw new Error(`unknown target ${target}`);
   }
   process.send({ ready: info });
-  // 'reset': before each turn, the sandbox goes back to its seed state (its tokens stay valid).
+  // 'reset': before each POST turn, the sandbox goes back to its seed state (its tokens stay valid).
   // --cpu: the parent asks for this process's CPU time (microseconds) around each turn.
   process.on('message', (m) => {
     if (m === 'reset') {
