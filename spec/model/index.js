@@ -1,10 +1,10 @@
 // The one model of the spec that every part of the repo reads: the bundled document, dereferenced
-// by Redocly's openapi-core, as a list of operations plus the rules the spec states (which
+// (dereference.js; Redocly's openapi-core where that cannot), as a list of operations plus the rules the spec states (which
 // operations are token operations served outside /v1, the auth root, the shared message texts).
 // Nothing here is a hand-kept list: every fact is read from the document.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bundle, createConfig, parseYaml, Source } from '@redocly/openapi-core';
+import { dereferenceLocal } from './dereference.js';
 import { stateFollow, subjectRead } from './follow.js';
 import { readStatements } from './statements.js';
 
@@ -53,7 +53,7 @@ export async function loadModel(source = specPath()) {
   if (typeof source === 'string') {
     try {
       const text = readFileSync(source, 'utf8');
-      document = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text);
+      document = /^\s*\{/.test(text) ? JSON.parse(text) : (await import('@redocly/openapi-core')).parseYaml(text);
     } catch (error) {
       // Only the package's own bundle can be missing because it was not built yet.
       const hint =
@@ -63,8 +63,22 @@ export async function loadModel(source = specPath()) {
       throw new Error(`cannot read the spec ${source} (${error.code ?? error.message})${hint}`);
     }
   } else document = source;
+  const dereferenced =
+    dereferenceLocal(document) ??
+    (await redoclyDereference(document, typeof source === 'string' ? source : '/in-memory/openapi.json'));
+  // Where the spec's behaviour statements are written (dist/sources.json, made by `bundle`).
+  let sources = {};
+  if (typeof source === 'string')
+    try {
+      sources = JSON.parse(readFileSync(join(dirname(source), 'sources.json'), 'utf8'));
+    } catch {}
+  return buildModel(document, dereferenced, sources);
+}
+
+/** Redocly's bundler with dereference: for what dereferenceLocal leaves (loaded only then). */
+async function redoclyDereference(document, ref) {
+  const { bundle, createConfig, Source } = await import('@redocly/openapi-core');
   const parsed = structuredClone(document);
-  const ref = typeof source === 'string' ? source : '/in-memory/openapi.json';
   const { bundle: result, problems } = await bundle({
     doc: { source: new Source(ref, JSON.stringify(parsed)), parsed },
     config: await createConfig({}),
@@ -73,13 +87,7 @@ export async function loadModel(source = specPath()) {
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length)
     throw new Error(`the spec cannot be dereferenced:\n  - ${errors.map((p) => p.message).join('\n  - ')}`);
-  // Where the spec's behaviour statements are written (dist/sources.json, made by `bundle`).
-  let sources = {};
-  if (typeof source === 'string')
-    try {
-      sources = JSON.parse(readFileSync(join(dirname(source), 'sources.json'), 'utf8'));
-    } catch {}
-  return buildModel(document, result.parsed, sources);
+  return result.parsed;
 }
 
 /**

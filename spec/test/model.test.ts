@@ -2,7 +2,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundle, createConfig, Source } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
+import { dereferenceLocal } from '../model/dereference.js';
 import { loadModel, serverUrl, specPath } from '../model/index.js';
 
 const fixture = () => ({
@@ -261,5 +263,102 @@ describe('field rules (CONVENTIONS.md, "Field rules")', () => {
     expect(of('batchCreateCollaborators', 'siteIds')[0]).toMatchObject({ rule: 'special', value: [-1] });
     for (const r of rules.filter((x) => x.rule === 'values-from'))
       expect(m.operation(r.listing).method, `${r.operationId} ${r.field}`).toBe('get');
+  });
+});
+
+describe('dereferencing without Redocly (model/dereference.js)', () => {
+  /** Redocly's bundler with dereference, as loadModel used it for every document before. */
+  const redocly = async (document: object) => {
+    const parsed = structuredClone(document);
+    const { bundle: result } = await bundle({
+      doc: { source: new Source('/in-memory/openapi.json', JSON.stringify(parsed)), parsed },
+      config: await createConfig({}),
+      dereference: true,
+    });
+    return result.parsed;
+  };
+  /** The object graph's shape: each object in walk order is new, or the same as the n-th one seen. */
+  const sharing = (root: unknown) => {
+    const seen = new Map<object, number>();
+    const out: number[] = [];
+    const walk = (node: unknown) => {
+      if (typeof node !== 'object' || node === null) return;
+      const at = seen.get(node);
+      out.push(at ?? -1);
+      if (at !== undefined) return;
+      seen.set(node, seen.size);
+      for (const value of Object.values(node)) walk(value);
+    };
+    walk(root);
+    return out;
+  };
+
+  it("builds on the spec what Redocly's bundler builds: values, key order and shared objects", async () => {
+    const document = JSON.parse(readFileSync(specPath(), 'utf8'));
+    const before = JSON.stringify(document);
+    const ours = dereferenceLocal(document);
+    expect(ours, 'the spec takes the fast path').toBeDefined();
+    const theirs = await redocly(document);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect(sharing(ours)).toEqual(sharing(theirs));
+    expect(JSON.stringify(document), 'the document itself is left as it was').toBe(before);
+  });
+
+  it('resolves a $ref to a $ref, and lets a sibling of $ref win, as Redocly does', async () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: {
+        schemas: {
+          A: { $ref: '#/components/schemas/B', description: 'from A' },
+          B: { $ref: '#/components/schemas/C' },
+          C: { type: 'object', description: 'from C', properties: { n: { type: 'integer' } } },
+        },
+      },
+    };
+    const ours = dereferenceLocal(document);
+    expect(ours.components.schemas.A).toEqual({
+      description: 'from A',
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+    });
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(await redocly(document)));
+    expect(sharing(ours)).toEqual(sharing(await redocly(document)));
+  });
+
+  it('leaves to Redocly a $ref that is not local, names nothing, loops, or sits in a literal', () => {
+    const doc = (schema: object, extra: object = {}) => ({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: { schemas: { A: schema, B: { type: 'string' }, ...extra } },
+    });
+    expect(dereferenceLocal(doc({ $ref: 'other.yaml#/B' }))).toBeUndefined();
+    expect(dereferenceLocal(doc({ $ref: '#/components/schemas/Nothing' }))).toBeUndefined();
+    expect(
+      dereferenceLocal(doc({ $ref: '#/components/schemas/C' }, { C: { $ref: '#/components/schemas/A' } })),
+    ).toBeUndefined();
+    for (const literal of ['example', 'default', 'const', 'x-note'])
+      expect(
+        dereferenceLocal(doc({ type: 'object', [literal]: { $ref: '#/components/schemas/B' } })),
+        literal,
+      ).toBeUndefined();
+    expect(dereferenceLocal(doc({ enum: [{ $ref: '#/components/schemas/B' }] }))).toBeUndefined();
+    // Without a $ref in them, literals are kept as they are.
+    expect(dereferenceLocal(doc({ type: 'object', example: { ref: '#/x' } }))?.components.schemas.A).toEqual({
+      type: 'object',
+      example: { ref: '#/x' },
+    });
+  });
+
+  it('gives the same model either way: loadModel of the spec, and of a document Redocly must dereference', async () => {
+    const document = JSON.parse(readFileSync(specPath(), 'utf8'));
+    const fast = await loadModel(document);
+    expect(JSON.stringify(fast.dereferenced)).toBe(JSON.stringify(await redocly(document)));
+    // An extension holding a $ref sends the document to Redocly, which resolves it there.
+    const slow = await loadModel({ ...document, 'x-probe': { $ref: '#/info' } });
+    expect(slow.dereferenced['x-probe']).toEqual(document.info);
+    expect(slow.operations.length).toBe(fast.operations.length);
   });
 });

@@ -1,0 +1,78 @@
+// The local $refs of a bundled document resolved without Redocly's bundler, which costs about
+// 0.6 s in every process that loads the model (openapi-core's modules, then its walk of the
+// document): each sandbox, mock and gate phase start paid it. This walk takes tens of milliseconds.
+// It builds what `bundle({ dereference: true })` builds (openapi-core's replaceRef): a $ref node
+// keeps its own object, loses `$ref` and takes the target's keys after its own sibling keys
+// (a sibling wins); the target's nested values are shared, not copied. test/model.test.ts compares
+// the two on the spec. Anything else gives undefined, and loadModel asks Redocly, whose answer and
+// errors stay the reference: a $ref that is not local, names nothing or loops, or one inside a
+// literal value (an example, a default, an extension), where Redocly's own walk decides.
+
+const isObject = (value) => typeof value === 'object' && value !== null;
+
+/** Whether the value at `key` is literal JSON data, not OpenAPI objects (`grandKey`: two levels up). */
+const isLiteral = (key, value, grandKey) =>
+  key === 'example' ||
+  key === 'default' ||
+  key === 'const' ||
+  key === 'enum' ||
+  key.startsWith('x-') ||
+  (key === 'examples' && Array.isArray(value)) || // JSON Schema's examples
+  (key === 'value' && grandKey === 'examples'); // an Example object's value
+
+/** Whether a value holds a `$ref` key anywhere. */
+const holdsRef = (value) => isObject(value) && (Object.hasOwn(value, '$ref') || Object.values(value).some(holdsRef));
+
+/** A dereferenced copy of `document`, or undefined when Redocly must do it. */
+export function dereferenceLocal(document) {
+  const doc = structuredClone(document);
+  const done = new Set();
+  const resolving = new Set();
+  const REDOCLY = Symbol('for Redocly');
+
+  const target = (ref) => {
+    if (!ref.startsWith('#/')) throw REDOCLY;
+    let node = doc;
+    for (const raw of ref.slice(2).split('/')) {
+      let key;
+      try {
+        key = decodeURIComponent(raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+      } catch {
+        throw REDOCLY;
+      }
+      if (!isObject(node) || !Object.hasOwn(node, key)) throw REDOCLY;
+      node = node[key];
+    }
+    return node;
+  };
+  /** Resolves parent[key] in place, and everything under it, once per object. */
+  const visit = (parent, key, parentKey) => {
+    const node = parent[key];
+    if (!isObject(node) || done.has(node)) return;
+    if (typeof node.$ref === 'string') {
+      if (resolving.has(node)) throw REDOCLY; // a $ref that leads back to itself
+      resolving.add(node);
+      const holder = { node: target(node.$ref) };
+      visit(holder, 'node', parentKey); // a target that is a $ref itself first
+      resolving.delete(node);
+      if (!isObject(holder.node) || Array.isArray(holder.node)) {
+        parent[key] = holder.node;
+        return;
+      }
+      delete node.$ref;
+      Object.assign(node, Object.assign({}, holder.node, node));
+    }
+    done.add(node);
+    for (const k of Object.keys(node)) {
+      if (!isLiteral(k, node[k], parentKey)) visit(node, k, key);
+      else if (holdsRef(node[k])) throw REDOCLY;
+    }
+  };
+  try {
+    visit({ doc }, 'doc', undefined);
+  } catch (error) {
+    if (error === REDOCLY) return undefined;
+    throw error;
+  }
+  return doc;
+}
