@@ -13,7 +13,7 @@
 //   JSON reports must be written and add up. A whole live check is test/test's.
 // Cost (2026-11-28, 2-core machine): npx resolving each line's package in the scratch tree (about
 // 3 s of CPU a line, as for a user), the whole gate (about 40 s of CPU) and the two scoped gate lines
-// (about 13 s of CPU each: each phase's start) are most of it.
+// (about 6 s of CPU each, mostly each phase's start) are most of it.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
