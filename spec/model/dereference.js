@@ -5,8 +5,9 @@
 // keeps its own object, loses `$ref` and takes the target's keys after its own sibling keys
 // (a sibling wins); the target's nested values are shared, not copied. test/model.test.ts compares
 // the two on the spec. Anything else gives undefined, and loadModel asks Redocly, whose answer and
-// errors stay the reference: a $ref that is not local, names nothing or loops, or one inside a
-// literal value (an example, a default, an extension), where Redocly's own walk decides.
+// errors stay the reference: a $ref that is not local, names nothing or loops (a recursive schema
+// included), or one inside a literal value (an example, a default, an extension), where Redocly's
+// own walk decides.
 
 const isObject = (value) => typeof value === 'object' && value !== null;
 
@@ -27,7 +28,7 @@ const holdsRef = (value) => isObject(value) && (Object.hasOwn(value, '$ref') || 
 export function dereferenceLocal(document) {
   const doc = structuredClone(document);
   const done = new Set();
-  const resolving = new Set();
+  const path = new Set(); // the objects being visited, outermost first: a $ref to one of them loops
   const REDOCLY = Symbol('for Redocly');
 
   const target = (ref) => {
@@ -49,14 +50,15 @@ export function dereferenceLocal(document) {
   const visit = (parent, key, parentKey) => {
     const node = parent[key];
     if (!isObject(node) || done.has(node)) return;
+    path.add(node);
     if (typeof node.$ref === 'string') {
-      if (resolving.has(node)) throw REDOCLY; // a $ref that leads back to itself
-      resolving.add(node);
       const holder = { node: target(node.$ref) };
+      // A recursive schema: Redocly's answer holds cycles, which it alone shapes.
+      if (path.has(holder.node)) throw REDOCLY;
       visit(holder, 'node', parentKey); // a target that is a $ref itself first
-      resolving.delete(node);
       if (!isObject(holder.node) || Array.isArray(holder.node)) {
         parent[key] = holder.node;
+        path.delete(node);
         return;
       }
       delete node.$ref;
@@ -67,6 +69,7 @@ export function dereferenceLocal(document) {
       if (!isLiteral(k, node[k], parentKey)) visit(node, k, key);
       else if (holdsRef(node[k])) throw REDOCLY;
     }
+    path.delete(node);
   };
   try {
     visit({ doc }, 'doc', undefined);

@@ -345,6 +345,12 @@ describe('dereferencing without Redocly (model/dereference.js)', () => {
         literal,
       ).toBeUndefined();
     expect(dereferenceLocal(doc({ enum: [{ $ref: '#/components/schemas/B' }] }))).toBeUndefined();
+    // A recursive schema, through plain objects: a tree whose children are trees.
+    const tree = {
+      type: 'object',
+      properties: { children: { type: 'array', items: { $ref: '#/components/schemas/A' } } },
+    };
+    expect(dereferenceLocal(doc(tree))).toBeUndefined();
     // Without a $ref in them, literals are kept as they are.
     expect(dereferenceLocal(doc({ type: 'object', example: { ref: '#/x' } }))?.components.schemas.A).toEqual({
       type: 'object',
