@@ -11,6 +11,13 @@
 
 const isObject = (value) => typeof value === 'object' && value !== null;
 
+/** The keys of a local $ref's JSON pointer (`#/paths/~1sites/get`), unescaped (RFC 6901). */
+export const pointerKeys = (ref) =>
+  ref
+    .slice(2)
+    .split('/')
+    .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+
 /** Whether the value at `key` is literal JSON data, not OpenAPI objects (`grandKey`: two levels up). */
 const isLiteral = (key, value, grandKey) =>
   key === 'example' ||
@@ -34,10 +41,10 @@ export function dereferenceLocal(document) {
   const target = (ref) => {
     if (!ref.startsWith('#/')) throw REDOCLY;
     let node = doc;
-    for (const raw of ref.slice(2).split('/')) {
+    for (const raw of pointerKeys(ref)) {
       let key;
       try {
-        key = decodeURIComponent(raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+        key = decodeURIComponent(raw);
       } catch {
         throw REDOCLY;
       }
@@ -78,4 +85,19 @@ export function dereferenceLocal(document) {
     throw error;
   }
   return doc;
+}
+
+/** Redocly's bundler with dereference, for what dereferenceLocal leaves (openapi-core is loaded only then). */
+export async function redoclyDereference(document, ref) {
+  const { bundle, createConfig, Source } = await import('@redocly/openapi-core');
+  const parsed = structuredClone(document);
+  const { bundle: result, problems } = await bundle({
+    doc: { source: new Source(ref, JSON.stringify(parsed)), parsed },
+    config: await createConfig({}),
+    dereference: true,
+  });
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length)
+    throw new Error(`the spec cannot be dereferenced:\n  - ${errors.map((p) => p.message).join('\n  - ')}`);
+  return result.parsed;
 }

@@ -1,10 +1,11 @@
 // The one model of the spec that every part of the repo reads: the bundled document, dereferenced
-// (dereference.js; Redocly's openapi-core where that cannot), as a list of operations plus the rules the spec states (which
-// operations are token operations served outside /v1, the auth root, the shared message texts).
+// (dereference.js; Redocly's openapi-core where that cannot), as a list of operations plus the rules
+// the spec states (which operations are token operations served outside /v1, the auth root, the
+// shared message texts).
 // Nothing here is a hand-kept list: every fact is read from the document.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { dereferenceLocal } from './dereference.js';
+import { dereferenceLocal, pointerKeys, redoclyDereference } from './dereference.js';
 import { stateFollow, subjectRead } from './follow.js';
 import { readStatements } from './statements.js';
 
@@ -73,21 +74,6 @@ export async function loadModel(source = specPath()) {
       sources = JSON.parse(readFileSync(join(dirname(source), 'sources.json'), 'utf8'));
     } catch {}
   return buildModel(document, dereferenced, sources);
-}
-
-/** Redocly's bundler with dereference: for what dereferenceLocal leaves (loaded only then). */
-async function redoclyDereference(document, ref) {
-  const { bundle, createConfig, Source } = await import('@redocly/openapi-core');
-  const parsed = structuredClone(document);
-  const { bundle: result, problems } = await bundle({
-    doc: { source: new Source(ref, JSON.stringify(parsed)), parsed },
-    config: await createConfig({}),
-    dereference: true,
-  });
-  const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length)
-    throw new Error(`the spec cannot be dereferenced:\n  - ${errors.map((p) => p.message).join('\n  - ')}`);
-  return result.parsed;
 }
 
 /**
@@ -169,10 +155,7 @@ export function buildModel(document, dereferenced, sources = {}) {
     follow(node) {
       for (let seen = 0; typeof node?.$ref === 'string'; seen++) {
         if (!node.$ref.startsWith('#/') || seen > 20) throw new Error(`cannot follow $ref ${node.$ref}`);
-        const keys = node.$ref
-          .slice(2)
-          .split('/')
-          .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+        const keys = pointerKeys(node.$ref);
         node = keys.reduce((at, key) => at?.[key], document);
         if (node === undefined) throw new Error(`$ref ${keys.join('/')} names nothing in the bundle`);
       }

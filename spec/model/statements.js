@@ -3,6 +3,7 @@
 // effect of writes on reads (`x-effects`), about units and clocks (`x-unit`, root `x-units`), and
 // which response feeds which operation (`links`), and about states (`x-state`: part 3's table). Each statement carries the file and line of
 // spec/ where it is written (`source`), so a check that fails can cite it.
+import { pointerKeys } from './dereference.js';
 
 export const LIST_KINDS = ['order', 'filter', 'search', 'paging'];
 export const EFFECT_KINDS = [
@@ -129,12 +130,8 @@ export const RULE_KEYWORDS = ['enum', 'pattern', 'minLength', 'maxLength', 'mini
 function followRef(document, node, pointer) {
   const ref = node?.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return { node, pointer };
-  const at = ref.slice(1);
-  const found = at
-    .split('/')
-    .slice(1)
-    .reduce((n, k) => n?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], document);
-  return followRef(document, found, at);
+  const found = pointerKeys(ref).reduce((n, k) => n?.[k], document);
+  return followRef(document, found, ref.slice(1));
 }
 
 /**

@@ -2,9 +2,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundle, createConfig, Source } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import { dereferenceLocal } from '../model/dereference.js';
+import { dereferenceLocal, redoclyDereference } from '../model/dereference.js';
 import { loadModel, serverUrl, specPath } from '../model/index.js';
 
 const fixture = () => ({
@@ -268,15 +267,7 @@ describe('field rules (CONVENTIONS.md, "Field rules")', () => {
 
 describe('dereferencing without Redocly (model/dereference.js)', () => {
   /** Redocly's bundler with dereference, as loadModel used it for every document before. */
-  const redocly = async (document: object) => {
-    const parsed = structuredClone(document);
-    const { bundle: result } = await bundle({
-      doc: { source: new Source('/in-memory/openapi.json', JSON.stringify(parsed)), parsed },
-      config: await createConfig({}),
-      dereference: true,
-    });
-    return result.parsed;
-  };
+  const redocly = (document: object) => redoclyDereference(document, '/in-memory/openapi.json');
   /** The object graph's shape: each object in walk order is new, or the same as the n-th one seen. */
   const sharing = (root: unknown) => {
     const seen = new Map<object, number>();
